@@ -1,0 +1,64 @@
+// The lowering library's one entry point: SPIR-V words + a Target -> SPIR-V words + diagnostics.
+// No Vulkan calls live behind this header; the layer fills the Target from device facts.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vkpolyfill::lowering {
+
+// Capabilities the library can emulate, each one pass. The layer sets `Target::native` from what the
+// driver has, and `Target::emulate` from what it advertises on the driver's behalf.
+enum class Emulated : uint32_t {
+    KhrCooperativeMatrix = 1u << 0,
+    NvCooperativeMatrix2 = 1u << 1,
+    NvTensorAddressing = 1u << 2,
+    ArmTensors = 1u << 3,
+    ExtShaderTileImage = 1u << 4,
+    IntelLongComposites = 1u << 5,
+};
+using EmulatedSet = uint32_t;
+constexpr EmulatedSet bit(Emulated e) { return static_cast<EmulatedSet>(e); }
+
+// What the lowered code may rely on: facts about the device and the pipeline stage.
+struct Target {
+    uint32_t spirv_version = 0x00010600;  // highest SPIR-V version the device consumes
+    uint32_t vulkan_version = (1u << 22) | (3u << 12);  // VK_MAKE_API_VERSION(0, 1, 3, 0)
+    uint32_t subgroup_size = 0;            // fixed subgroup size, 0 when unknown
+    uint32_t max_shared_memory_bytes = 0;  // maxComputeSharedMemorySize
+    EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
+};
+
+struct Options {
+    std::string module_name;  // named in diagnostics (the debug-utils name or "module 0x…")
+};
+
+struct Diagnostic {
+    enum class Severity { Error, Warning, Info };
+    Severity severity = Severity::Error;
+    std::string message;          // says what is wrong and, when known, why
+    uint32_t word_offset = ~0u;   // offset of the offending instruction in the input, ~0u if none
+    std::string instruction;      // that instruction, disassembled, when there is one
+};
+
+// Diagnostics formatted on one line each: "<module>: error: <message> at word N: <instruction>".
+std::string format(const Diagnostic& diagnostic, const std::string& module_name);
+
+struct Result {
+    bool ok = false;        // false: words is empty and diagnostics say why
+    bool changed = false;   // false: words equals the input exactly
+    std::vector<uint32_t> words;
+    std::vector<Diagnostic> diagnostics;
+};
+
+// Which emulated capabilities a module uses (declared OpCapability / OpExtension), cheap enough to
+// run at vkCreateShaderModule on every module. Malformed modules report 0: lower() will say why.
+EmulatedSet scan_emulated_capabilities(std::span<const uint32_t> words);
+
+// Rewrites every instruction of the capabilities in target.emulate into core SPIR-V. A module that
+// uses none of them comes back unchanged (changed == false, same words). Never throws.
+Result lower(std::span<const uint32_t> words, const Target& target, const Options& options);
+
+}  // namespace vkpolyfill::lowering
