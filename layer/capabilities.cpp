@@ -1,0 +1,58 @@
+#include "capabilities.h"
+
+#include <cstring>
+
+namespace vkpolyfill {
+
+std::span<const Capability> implemented_capabilities() {
+    // The capability issues ([K], [C], [T], [I], [L]) each register their extension here.
+    return {};
+}
+
+const char* to_string(Provision provision) {
+    switch (provision) {
+        case Provision::Native: return "native";
+        case Provision::Emulated: return "emulated";
+        case Provision::Unavailable: break;
+    }
+    return "unavailable";
+}
+
+bool PhysicalDeviceRecord::emulates(const char* extension) const {
+    for (const CapabilityDecision& d : decisions) {
+        if (d.provision == Provision::Emulated && std::strcmp(d.capability->extension, extension) == 0) return true;
+    }
+    return false;
+}
+
+lowering::EmulatedSet PhysicalDeviceRecord::emulated_set() const {
+    lowering::EmulatedSet set = 0;
+    for (const CapabilityDecision& d : decisions) {
+        if (d.provision == Provision::Emulated) set |= lowering::bit(d.capability->lowering);
+    }
+    return set;
+}
+
+PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settings& settings) {
+    PhysicalDeviceRecord record{std::move(facts), {}};
+    for (const Capability& capability : implemented_capabilities()) {
+        CapabilityDecision decision{&capability, Provision::Emulated, {}};
+        const bool forced = settings.forces_emulation_of(capability.extension);
+        if (capability.is_native(record.facts) && !forced) {
+            decision.provision = Provision::Native;
+            decision.reason = "the driver has it";
+        } else if (!record.facts.has_properties2) {
+            decision.provision = Provision::Unavailable;
+            decision.reason = "its features cannot be queried without vkGetPhysicalDeviceFeatures2";
+        } else if (std::string missing = capability.missing_requirements(record.facts); !missing.empty()) {
+            decision.provision = Provision::Unavailable;
+            decision.reason = std::move(missing);
+        } else {
+            decision.reason = forced ? "forced by the force_emulation setting" : "the driver lacks it";
+        }
+        record.decisions.push_back(std::move(decision));
+    }
+    return record;
+}
+
+}  // namespace vkpolyfill

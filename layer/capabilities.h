@@ -1,0 +1,60 @@
+// The extensions the layer can provide, and the per-physical-device decision of which it provides:
+// natively (pass through), emulated (the layer reports and lowers), or not at all (and why).
+// Each capability issue adds one entry to the registry in capabilities.cpp; only implemented
+// capabilities are there, so only those are ever advertised.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <vkpolyfill/lowering/lower.h>
+#include <vulkan/utility/vk_safe_struct.hpp>
+
+#include "physical_device_facts.h"
+#include "settings.h"
+
+namespace vkpolyfill {
+
+struct Capability {
+    const char* extension;
+    uint32_t spec_version;
+    lowering::Emulated lowering;
+    // Empty when the device has what the emulation needs, else a sentence saying what is missing.
+    std::string (*missing_requirements)(const PhysicalDeviceFacts& facts);
+    // Whether the driver has the whole capability itself.
+    bool (*is_native)(const PhysicalDeviceFacts& facts);
+    // Fill this capability's feature / property structs found in a query's pNext chain.
+    void (*report_features)(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain);
+    void (*report_properties)(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain);
+    // Called on a copy of every vkCreateDevice info while the capability is emulated, before the
+    // layer removes its extensions from the copy: take out the structs the driver must not see,
+    // and, when the application enabled the extension, turn on the core features the lowered
+    // code will need.
+    void (*prepare_device_create_info)(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreateInfo& create_info);
+};
+
+std::span<const Capability> implemented_capabilities();
+
+enum class Provision { Native, Emulated, Unavailable };
+
+struct CapabilityDecision {
+    const Capability* capability;
+    Provision provision;
+    std::string reason;  // why, in a sentence (for the log and the demo)
+};
+
+// What the layer does for one physical device.
+struct PhysicalDeviceRecord {
+    PhysicalDeviceFacts facts;
+    std::vector<CapabilityDecision> decisions;  // one per implemented capability
+
+    bool emulates(const char* extension) const;
+    lowering::EmulatedSet emulated_set() const;
+};
+
+PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settings& settings);
+
+const char* to_string(Provision provision);
+
+}  // namespace vkpolyfill

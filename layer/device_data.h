@@ -1,0 +1,32 @@
+// Everything the layer keeps per VkDevice, looked up by dispatch key (queues and command buffers
+// share their device's key).
+#pragma once
+
+#include <memory>
+
+#include <vulkan/utility/vk_concurrent_unordered_map.hpp>
+#include <vulkan/utility/vk_dispatch_table.h>
+
+#include "capabilities.h"
+#include "instance_data.h"
+
+namespace vkpolyfill {
+
+struct DeviceData {
+    VkDevice device = VK_NULL_HANDLE;
+    VkuDeviceDispatchTable next{};
+    InstanceData* instance = nullptr;  // outlives the device (vkDestroyInstance requires it)
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    std::shared_ptr<const PhysicalDeviceRecord> record;
+    lowering::EmulatedSet enabled_emulation = 0;  // emulated capabilities the application enabled
+};
+
+// Keyed by a VkDevice's dispatch key, which its queues and command buffers share.
+DispatchMap<DeviceData>& devices();
+
+template <typename Handle>
+DeviceData& device_data(Handle handle) {
+    return devices().at(dispatch_key(handle));
+}
+
+}  // namespace vkpolyfill

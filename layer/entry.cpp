@@ -1,0 +1,133 @@
+// The loader interface: negotiation, the three proc-addr functions and the layer's own
+// enumerations. Name lookups map to the hooks in hooks.h; anything else goes to the next layer.
+#include <cstring>
+#include <span>
+
+#include <vulkan/vk_layer.h>
+
+#include "device_data.h"
+#include "output_params.h"
+#include "hooks.h"
+#include "instance_data.h"
+#include "layer_extensions.h"
+#include "layer_info.h"
+
+#define VKPOLYFILL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace vkpolyfill {
+namespace {
+
+struct Hook {
+    const char* name;
+    PFN_vkVoidFunction function;
+};
+#define VKPOLYFILL_HOOK(alias, function) Hook{"vk" #alias, reinterpret_cast<PFN_vkVoidFunction>(hooks::function)}
+
+// Functions on a VkPhysicalDevice: reachable through vkGetInstanceProcAddr and, for the loader's
+// unknown-function support, through vk_layerGetPhysicalDeviceProcAddr.
+const Hook kPhysicalDeviceHooks[] = {
+    VKPOLYFILL_HOOK(EnumerateDeviceExtensionProperties, EnumerateDeviceExtensionProperties),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceFeatures2KHR, GetPhysicalDeviceFeatures2KHR),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceProperties2, GetPhysicalDeviceProperties2),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2KHR),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceToolProperties, GetPhysicalDeviceToolProperties),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceToolPropertiesEXT, GetPhysicalDeviceToolProperties),
+    VKPOLYFILL_HOOK(CreateDevice, CreateDevice),
+};
+
+const Hook kInstanceHooks[] = {
+    VKPOLYFILL_HOOK(CreateInstance, CreateInstance),
+    VKPOLYFILL_HOOK(DestroyInstance, DestroyInstance),
+    VKPOLYFILL_HOOK(CreateDebugUtilsMessengerEXT, CreateDebugUtilsMessengerEXT),
+    VKPOLYFILL_HOOK(DestroyDebugUtilsMessengerEXT, DestroyDebugUtilsMessengerEXT),
+};
+
+const Hook kDeviceHooks[] = {
+    VKPOLYFILL_HOOK(DestroyDevice, DestroyDevice),
+};
+#undef VKPOLYFILL_HOOK
+
+PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
+    for (const Hook& hook : hooks) {
+        if (std::strcmp(hook.name, name) == 0) return hook.function;
+    }
+    return nullptr;
+}
+
+const VkLayerProperties kLayerProperties = [] {
+    VkLayerProperties properties{};
+    write_string(properties.layerName, kLayerName);
+    write_string(properties.description, kLayerDescription);
+    properties.specVersion = kLayerApiVersion;
+    properties.implementationVersion = kLayerImplementationVersion;
+    return properties;
+}();
+
+}  // namespace
+}  // namespace vkpolyfill
+
+using namespace vkpolyfill;
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName);
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
+    if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
+    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+    for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kPhysicalDeviceHooks),
+                                        std::span<const Hook>(kDeviceHooks)}) {
+        if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
+    }
+    if (instance == VK_NULL_HANDLE) return nullptr;
+    return instance_data(instance).next.GetInstanceProcAddr(instance, pName);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
+    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+    if (PFN_vkVoidFunction hook = find_hook(kDeviceHooks, pName)) return hook;
+    return device_data(device).next.GetDeviceProcAddr(device, pName);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_layerGetPhysicalDeviceProcAddr(VkInstance instance,
+                                                                                           const char* pName) {
+    if (PFN_vkVoidFunction hook = find_hook(kPhysicalDeviceHooks, pName)) return hook;
+    PFN_GetPhysicalDeviceProcAddr next = instance_data(instance).next_get_physical_device_proc_addr;
+    return next ? next(instance, pName) : nullptr;
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* pVersionStruct) {
+    if (pVersionStruct == nullptr || pVersionStruct->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT ||
+        pVersionStruct->loaderLayerInterfaceVersion < 2) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    pVersionStruct->loaderLayerInterfaceVersion = 2;
+    pVersionStruct->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    pVersionStruct->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    pVersionStruct->pfnGetPhysicalDeviceProcAddr = vk_layerGetPhysicalDeviceProcAddr;
+    return VK_SUCCESS;
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount,
+                                                                                   VkLayerProperties* pProperties) {
+    return write_enumeration(std::span(&kLayerProperties, 1), pPropertyCount, pProperties);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceLayerProperties(VkPhysicalDevice, uint32_t* pPropertyCount,
+                                                                                 VkLayerProperties* pProperties) {
+    return write_enumeration(std::span(&kLayerProperties, 1), pPropertyCount, pProperties);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char* pLayerName,
+                                                                                       uint32_t* pPropertyCount,
+                                                                                       VkExtensionProperties* pProperties) {
+    if (pLayerName == nullptr || std::strcmp(pLayerName, kLayerName) != 0) return VK_ERROR_LAYER_NOT_PRESENT;
+    return write_enumeration(std::span(kLayerInstanceExtensions), pPropertyCount, pProperties);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice,
+                                                                                     const char* pLayerName,
+                                                                                     uint32_t* pPropertyCount,
+                                                                                     VkExtensionProperties* pProperties) {
+    return hooks::EnumerateDeviceExtensionProperties(physicalDevice, pLayerName, pPropertyCount, pProperties);
+}

@@ -1,0 +1,43 @@
+// What a physical device's driver has natively, read once per physical device and kept: the
+// extensions, the seed extensions' own feature bits, and the limits and core features the
+// lowered code may depend on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/utility/vk_dispatch_table.h>
+
+namespace vkpolyfill {
+
+struct PhysicalDeviceFacts {
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceDriverProperties driver{};
+    std::vector<VkExtensionProperties> extensions;
+    bool has_properties2 = false;  // vkGetPhysicalDevice{Features,Properties}2 are callable
+
+    // Subgroups and compute limits every lowering is parametric in.
+    VkPhysicalDeviceSubgroupProperties subgroup{};
+    VkPhysicalDeviceSubgroupSizeControlProperties subgroup_size_control{};
+
+    // Core features (1.0-1.4) as the driver reports them.
+    VkPhysicalDeviceFeatures features{};
+    VkPhysicalDeviceVulkan11Features vulkan11{};
+    VkPhysicalDeviceVulkan12Features vulkan12{};
+    VkPhysicalDeviceVulkan13Features vulkan13{};
+
+    // The seed extensions' feature structs: all zero when the driver lacks the extension.
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr_cooperative_matrix{};
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV nv_cooperative_matrix2{};
+    VkPhysicalDeviceShaderTileImageFeaturesEXT shader_tile_image{};
+    VkPhysicalDeviceTensorFeaturesARM arm_tensors{};
+
+    // The driver's spec version of an extension, 0 if it does not have it.
+    uint32_t native_spec_version(std::string_view extension) const;
+};
+
+PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device, const VkuInstanceDispatchTable& next);
+
+}  // namespace vkpolyfill

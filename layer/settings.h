@@ -1,0 +1,33 @@
+// The layer's settings, read once per instance through Vulkan-Utility-Libraries' layer settings:
+// VkLayerSettingsCreateInfoEXT, vk_layer_settings.txt, or environment variables
+// (VK_POLYFILL_EXTENSIONS_<SETTING>, e.g. VK_POLYFILL_EXTENSIONS_LOG_LEVEL=debug). The manifest
+// (json/) declares the same settings for vkconfig.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+namespace vkpolyfill {
+
+enum class LogLevel { Error = 0, Warning = 1, Info = 2, Debug = 3 };
+
+struct Settings {
+    std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native
+    LogLevel log_level = LogLevel::Warning;     // what reaches stderr
+    bool validate_output = true;                // spirv-val every lowered module before the driver sees it
+    std::string dump_dir;                       // where original and lowered modules are written, if set
+    std::string cache_dir;                      // on-disk cache of lowered modules, if set
+
+    bool forces_emulation_of(std::string_view extension) const;
+};
+
+// Reads the settings for one instance. Problems (unknown settings, bad values) are appended to
+// `problems` as sentences; the instance is created anyway with the defaults for those values.
+Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std::string>& problems);
+
+const char* to_string(LogLevel level);
+
+}  // namespace vkpolyfill

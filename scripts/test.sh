@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole test suite on both drivers: sets up if needed, builds, runs ctest.
+#   scripts/test.sh [preset] [ctest args...]     (preset: release | debug | asan; default release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=release
+case "${1:-}" in release|debug|asan) preset=$1; shift ;; esac
+start=$SECONDS
+bash scripts/setup.sh
+bash scripts/build.sh "$preset"
+VKPOLYFILL_BUILD_DIR="build/$preset" scripts/env.sh ctest --preset "$preset" -j "$(nproc)" "$@"
+echo "[test] $preset passed in $((SECONDS - start)) s"

@@ -1,0 +1,187 @@
+// A test-only layer placed below vkpolyfill: it records what reaches the driver, so tests compare
+// that with what the application passed (an independent view of the layer's output).
+//
+// With VKPOLYFILL_SPY_DIR set it writes, in call order:
+//   NNNN-module.spv       the words of every vkCreateShaderModule
+//   NNNN-stage.spv        the words of every stage-inline VkShaderModuleCreateInfo in a pipeline
+//   NNNN-shader.spv       the words of every vkCreateShadersEXT SPIR-V shader
+//   NNNN-device.txt       the extensions enabled at vkCreateDevice, one per line
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#define SPY_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+std::mutex g_mutex;
+struct InstanceLink {
+    VkInstance instance;
+    PFN_vkGetInstanceProcAddr next;
+};
+std::unordered_map<void*, InstanceLink> g_instances;  // by dispatch key (shared with physical devices)
+std::unordered_map<void*, PFN_vkGetDeviceProcAddr> g_device_next;
+std::atomic<int> g_sequence = 0;
+
+void* key(void* handle) { return *static_cast<void**>(handle); }
+
+InstanceLink instance_link(void* handle) {
+    std::lock_guard lock(g_mutex);
+    return g_instances.at(key(handle));
+}
+
+PFN_vkGetDeviceProcAddr device_next(VkDevice device) {
+    std::lock_guard lock(g_mutex);
+    return g_device_next.at(key(device));
+}
+
+FILE* open_record(const char* suffix) {
+    const char* dir = std::getenv("VKPOLYFILL_SPY_DIR");
+    if (dir == nullptr) return nullptr;
+    char name[64];
+    std::snprintf(name, sizeof(name), "/%04d-%s", g_sequence++, suffix);
+    return std::fopen((std::string(dir) + name).c_str(), "wb");
+}
+
+void record_words(const char* suffix, const uint32_t* words, size_t size) {
+    if (FILE* f = open_record(suffix)) {
+        std::fwrite(words, 1, size, f);
+        std::fclose(f);
+    }
+}
+
+void record_stages(const VkPipelineShaderStageCreateInfo* stages, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        if (auto* inline_module = vku::FindStructInPNextChain<VkShaderModuleCreateInfo>(stages[i].pNext)) {
+            record_words("stage.spv", inline_module->pCode, inline_module->codeSize);
+        }
+    }
+}
+
+template <typename Info, typename Link>
+Link* find_link(const Info* info, VkStructureType type) {
+    for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) {
+        auto* link = reinterpret_cast<Link*>(const_cast<VkBaseInStructure*>(s));
+        if (s->sType == type && link->function == VK_LAYER_LINK_INFO) return link;
+    }
+    return nullptr;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* allocator,
+                                              VkInstance* instance) {
+    auto* link = find_link<VkInstanceCreateInfo, VkLayerInstanceCreateInfo>(info, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
+    if (link == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    PFN_vkGetInstanceProcAddr next = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    auto create = reinterpret_cast<PFN_vkCreateInstance>(next(VK_NULL_HANDLE, "vkCreateInstance"));
+    VkResult result = create(info, allocator, instance);
+    if (result == VK_SUCCESS) {
+        std::lock_guard lock(g_mutex);
+        g_instances[key(*instance)] = {*instance, next};
+    }
+    return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, const VkDeviceCreateInfo* info,
+                                            const VkAllocationCallbacks* allocator, VkDevice* device) {
+    auto* link = find_link<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(info, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
+    if (link == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    auto create = reinterpret_cast<PFN_vkCreateDevice>(next_gipa(instance_link(physical_device).instance, "vkCreateDevice"));
+    if (FILE* f = open_record("device.txt")) {
+        for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) std::fprintf(f, "%s\n", info->ppEnabledExtensionNames[i]);
+        std::fclose(f);
+    }
+    VkResult result = create(physical_device, info, allocator, device);
+    if (result == VK_SUCCESS) {
+        std::lock_guard lock(g_mutex);
+        g_device_next[key(*device)] = next_gdpa;
+    }
+    return result;
+}
+
+template <typename PFN>
+PFN next_device_function(VkDevice device, const char* name) {
+    return reinterpret_cast<PFN>(device_next(device)(device, name));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* info,
+                                                  const VkAllocationCallbacks* allocator, VkShaderModule* module) {
+    record_words("module.spv", info->pCode, info->codeSize);
+    return next_device_function<PFN_vkCreateShaderModule>(device, "vkCreateShaderModule")(device, info, allocator, module);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                      const VkComputePipelineCreateInfo* infos,
+                                                      const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
+    for (uint32_t i = 0; i < count; ++i) record_stages(&infos[i].stage, 1);
+    return next_device_function<PFN_vkCreateComputePipelines>(device, "vkCreateComputePipelines")(device, cache, count, infos,
+                                                                                                   allocator, pipelines);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                       const VkGraphicsPipelineCreateInfo* infos,
+                                                       const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
+    for (uint32_t i = 0; i < count; ++i) record_stages(infos[i].pStages, infos[i].stageCount);
+    return next_device_function<PFN_vkCreateGraphicsPipelines>(device, "vkCreateGraphicsPipelines")(device, cache, count, infos,
+                                                                                                     allocator, pipelines);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t count, const VkShaderCreateInfoEXT* infos,
+                                                const VkAllocationCallbacks* allocator, VkShaderEXT* shaders) {
+    for (uint32_t i = 0; i < count; ++i) {
+        if (infos[i].codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT) {
+            record_words("shader.spv", static_cast<const uint32_t*>(infos[i].pCode), infos[i].codeSize);
+        }
+    }
+    return next_device_function<PFN_vkCreateShadersEXT>(device, "vkCreateShadersEXT")(device, count, infos, allocator, shaders);
+}
+
+struct Hook {
+    const char* name;
+    PFN_vkVoidFunction function;
+};
+#define SPY_HOOK(name) Hook{"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(name)}
+const Hook kDeviceHooks[] = {SPY_HOOK(CreateShaderModule), SPY_HOOK(CreateComputePipelines),
+                             SPY_HOOK(CreateGraphicsPipelines), SPY_HOOK(CreateShadersEXT)};
+
+PFN_vkVoidFunction find_device_hook(const char* name) {
+    for (const Hook& hook : kDeviceHooks) {
+        if (std::strcmp(hook.name, name) == 0) return hook.function;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* name) {
+    if (PFN_vkVoidFunction hook = find_device_hook(name)) return hook;
+    return device_next(device)(device, name);
+}
+
+SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* name) {
+    if (std::strcmp(name, "vkCreateInstance") == 0) return reinterpret_cast<PFN_vkVoidFunction>(CreateInstance);
+    if (std::strcmp(name, "vkCreateDevice") == 0) return reinterpret_cast<PFN_vkVoidFunction>(CreateDevice);
+    if (std::strcmp(name, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+    if (PFN_vkVoidFunction hook = find_device_hook(name)) return hook;
+    if (instance == VK_NULL_HANDLE) return nullptr;
+    return instance_link(instance).next(instance, name);
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
+    if (version->loaderLayerInterfaceVersion > 2) version->loaderLayerInterfaceVersion = 2;
+    version->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    version->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    version->pfnGetPhysicalDeviceProcAddr = nullptr;
+    return VK_SUCCESS;
+}

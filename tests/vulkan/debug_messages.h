@@ -1,0 +1,38 @@
+// Collects debug-utils messages for tests that check what the layer says.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+namespace vkpolyfill::test {
+
+struct DebugMessage {
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity;
+    std::string id;
+    std::string text;
+    std::vector<std::string> object_names;
+};
+
+class DebugMessages {
+  public:
+    // Chain this to VkInstanceCreateInfo (messages during vkCreateInstance) or pass it to
+    // vkCreateDebugUtilsMessengerEXT; every severity and type is enabled.
+    VkDebugUtilsMessengerCreateInfoEXT create_info();
+
+    std::vector<DebugMessage> all() const;
+    // Messages whose id is `id` and whose text contains `fragment`.
+    size_t count(const std::string& id, const std::string& fragment = "") const;
+    std::string dump() const;  // for failure output
+
+  private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                   VkDebugUtilsMessageTypeFlagsEXT types,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+    mutable std::mutex mutex_;
+    std::vector<DebugMessage> messages_;
+};
+
+}  // namespace vkpolyfill::test

@@ -1,0 +1,88 @@
+// A small Vulkan harness for the tests: an instance and device on the driver under test (through
+// the real loader, with or without the layer), buffers, compute dispatches and readback.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+namespace vkpolyfill::test {
+
+inline constexpr char kLayerName[] = "VK_LAYER_POLYFILL_extensions";
+inline constexpr char kSpyLayerName[] = "VK_LAYER_VKPOLYFILL_spy";
+
+// "plain" (lavapipe 25, none of the seed extensions) or "native" (lavapipe 26, native coopmat).
+const std::string& driver_name();
+
+// Throws std::runtime_error naming `what` unless result is VK_SUCCESS.
+void check(VkResult result, const char* what);
+
+struct ContextOptions {
+    bool layer = true;  // VK_LAYER_POLYFILL_extensions
+    bool spy = false;   // the recording layer below it (tests/spy_layer)
+    std::vector<const char*> instance_extensions{};
+    std::vector<const char*> device_extensions{};
+    const void* instance_next = nullptr;  // chained to VkInstanceCreateInfo
+    void* device_features_next = nullptr;  // chained behind VkPhysicalDeviceFeatures2 at vkCreateDevice
+    uint32_t api_version = VK_API_VERSION_1_3;
+};
+
+struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    void* mapped = nullptr;
+
+    template <typename T>
+    std::span<T> as() const {
+        return {static_cast<T*>(mapped), static_cast<size_t>(size / sizeof(T))};
+    }
+};
+
+struct ComputePipeline {
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    uint32_t storage_buffers = 0;
+};
+
+class Context {
+  public:
+    explicit Context(const ContextOptions& options);
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VolkDeviceTable vk{};
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queue_family = 0;
+
+    // Host-visible, coherent storage buffer.
+    Buffer create_buffer(VkDeviceSize size);
+    // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
+    ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
+                                            uint32_t push_constant_bytes);
+    // Binds the buffers in order, pushes the constants, dispatches and waits.
+    void dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
+                  std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y = 1,
+                  uint32_t groups_z = 1);
+
+  private:
+    std::vector<Buffer> buffers_;
+    std::vector<ComputePipeline> pipelines_;
+    VkCommandPool command_pool_ = VK_NULL_HANDLE;
+    VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+};
+
+// A compiled test shader, by its path under shaders/ (e.g. "tests/vector_add.comp").
+std::vector<uint32_t> read_shader(const std::string& path);
+
+}  // namespace vkpolyfill::test
