@@ -1,0 +1,33 @@
+// Adds instructions to a block at a position, taking result ids from the module.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+
+#include "ir/module.h"
+
+namespace vkpolyfill::lowering::ir {
+
+class Builder {
+  public:
+    // New instructions go before block.instructions[position] (at the end if position == size).
+    Builder(Module& module, BasicBlock& block, size_t position);
+
+    // Adds `opcode` with `operands` after its result type (`type`, ignored if the opcode has none) and
+    // a new result id (if it has one), which it returns; 0 for an opcode without a result.
+    uint32_t add(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands);
+    uint32_t add(uint32_t opcode, uint32_t type, std::initializer_list<uint32_t> operands) {
+        return add(opcode, type, std::span(operands.begin(), operands.size()));
+    }
+
+    // Where the next instruction goes; it moves past every instruction added.
+    size_t position() const { return position_; }
+
+  private:
+    Module& module_;
+    BasicBlock& block_;
+    size_t position_;
+};
+
+}  // namespace vkpolyfill::lowering::ir
