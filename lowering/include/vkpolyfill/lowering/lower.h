@@ -29,6 +29,9 @@ struct Target {
     uint32_t subgroup_size = 0;            // fixed subgroup size, 0 when unknown
     uint32_t max_shared_memory_bytes = 0;  // maxComputeSharedMemorySize
     EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
+    // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
+    // coopmat); a module's use of them is left alone.
+    EmulatedSet native = 0;
 };
 
 struct Options {

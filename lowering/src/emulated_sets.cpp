@@ -1,0 +1,77 @@
+#include "emulated_sets.h"
+
+#include <algorithm>
+#include <spirv/unified1/spirv.hpp>
+
+namespace vkpolyfill::lowering {
+
+namespace {
+
+constexpr uint32_t kKhrCooperativeMatrixCapabilities[] = {spv::CapabilityCooperativeMatrixKHR};
+constexpr std::string_view kKhrCooperativeMatrixExtensions[] = {"SPV_KHR_cooperative_matrix"};
+
+// Reductions and PerElementOperations share their numbers with SPV_EXT_cooperative_matrix_maintenance1's
+// capabilities; a module declaring those needs the same lowering.
+constexpr uint32_t kNvCooperativeMatrix2Capabilities[] = {
+    spv::CapabilityCooperativeMatrixReductionsNV,         spv::CapabilityCooperativeMatrixConversionsNV,
+    spv::CapabilityCooperativeMatrixPerElementOperationsNV, spv::CapabilityCooperativeMatrixTensorAddressingNV,
+    spv::CapabilityCooperativeMatrixBlockLoadsNV,
+};
+constexpr std::string_view kNvCooperativeMatrix2Extensions[] = {"SPV_NV_cooperative_matrix2"};
+
+constexpr uint32_t kNvTensorAddressingCapabilities[] = {spv::CapabilityTensorAddressingNV};
+constexpr std::string_view kNvTensorAddressingExtensions[] = {"SPV_NV_tensor_addressing"};
+
+constexpr uint32_t kArmTensorsCapabilities[] = {
+    spv::CapabilityTensorsARM,
+    spv::CapabilityStorageTensorArrayDynamicIndexingARM,
+    spv::CapabilityStorageTensorArrayNonUniformIndexingARM,
+};
+constexpr std::string_view kArmTensorsExtensions[] = {"SPV_ARM_tensors"};
+
+constexpr uint32_t kExtShaderTileImageCapabilities[] = {
+    spv::CapabilityTileImageColorReadAccessEXT,
+    spv::CapabilityTileImageDepthReadAccessEXT,
+    spv::CapabilityTileImageStencilReadAccessEXT,
+};
+constexpr std::string_view kExtShaderTileImageExtensions[] = {"SPV_EXT_shader_tile_image"};
+
+constexpr uint32_t kIntelLongCompositesCapabilities[] = {spv::CapabilityLongCompositesINTEL};
+constexpr std::string_view kIntelLongCompositesExtensions[] = {"SPV_INTEL_long_composites"};
+
+// Each capability's issue fills in its pass factory.
+constexpr EmulatedSetInfo kEmulatedSets[] = {
+    {Emulated::KhrCooperativeMatrix, "SPV_KHR_cooperative_matrix", kKhrCooperativeMatrixCapabilities,
+     kKhrCooperativeMatrixExtensions, nullptr},
+    {Emulated::NvCooperativeMatrix2, "SPV_NV_cooperative_matrix2", kNvCooperativeMatrix2Capabilities,
+     kNvCooperativeMatrix2Extensions, nullptr},
+    {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,
+     kNvTensorAddressingExtensions, nullptr},
+    {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},
+    {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
+     kExtShaderTileImageExtensions, nullptr},
+    {Emulated::IntelLongComposites, "SPV_INTEL_long_composites", kIntelLongCompositesCapabilities,
+     kIntelLongCompositesExtensions, nullptr},
+};
+
+}  // namespace
+
+std::span<const EmulatedSetInfo> emulated_sets() { return kEmulatedSets; }
+
+EmulatedSet sets_of_capability(std::span<const EmulatedSetInfo> sets, uint32_t capability) {
+    EmulatedSet found = 0;
+    for (const EmulatedSetInfo& info : sets) {
+        if (std::ranges::find(info.capabilities, capability) != info.capabilities.end()) found |= bit(info.set);
+    }
+    return found;
+}
+
+EmulatedSet sets_of_extension(std::span<const EmulatedSetInfo> sets, std::string_view extension) {
+    EmulatedSet found = 0;
+    for (const EmulatedSetInfo& info : sets) {
+        if (std::ranges::find(info.extensions, extension) != info.extensions.end()) found |= bit(info.set);
+    }
+    return found;
+}
+
+}  // namespace vkpolyfill::lowering

@@ -1,0 +1,53 @@
+#include <exception>
+#include <new>
+
+#include "diagnostics.h"
+#include "emulated_sets.h"
+#include "ir/parser.h"
+#include "pass_runner.h"
+#include "vkpolyfill/lowering/lower.h"
+
+namespace vkpolyfill::lowering {
+
+namespace {
+
+Result failure(Diagnostics& diagnostics) {
+    Result result;
+    result.diagnostics = diagnostics.take();
+    return result;
+}
+
+// Turns an exception into the failed Result; if even that cannot be allocated, an empty failed Result.
+Result failure_from_exception(Diagnostics& diagnostics, const char* what) noexcept {
+    try {
+        diagnostics.error(std::string("lowering stopped: ") + what);
+        return failure(diagnostics);
+    } catch (...) {
+        return Result{};
+    }
+}
+
+}  // namespace
+
+// Diagnostics name no module: the caller formats them with its name (format()).
+Result lower(std::span<const uint32_t> words, const Target& target, const Options& /*options*/) {
+    Diagnostics diagnostics;
+    try {
+        const auto module = ir::parse(words, diagnostics);
+        if (!module) return failure(diagnostics);
+        const bool changed = run_emulation_passes(*module, target, emulated_sets(), diagnostics);
+        if (diagnostics.has_errors()) return failure(diagnostics);
+        Result result;
+        result.ok = true;
+        result.changed = changed;
+        result.words = changed ? module->to_words() : std::vector<uint32_t>(words.begin(), words.end());
+        result.diagnostics = diagnostics.take();
+        return result;
+    } catch (const std::bad_alloc&) {
+        return failure_from_exception(diagnostics, "out of memory");
+    } catch (const std::exception& exception) {
+        return failure_from_exception(diagnostics, exception.what());
+    }
+}
+
+}  // namespace vkpolyfill::lowering

@@ -1,0 +1,80 @@
+#include "pass_runner.h"
+
+#include <algorithm>
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/instruction_text.h"
+#include "passes/pass.h"
+
+namespace vkpolyfill::lowering {
+
+namespace {
+
+EmulatedSet sets_declared_by(const ir::Instruction& instruction, std::span<const EmulatedSetInfo> sets) {
+    if (instruction.opcode() == spv::OpCapability) return sets_of_capability(sets, instruction.word(1));
+    return sets_of_extension(sets, ir::decode_literal_string(instruction.operand_words()));
+}
+
+// "capability CooperativeMatrixKHR" or "extension SPV_KHR_cooperative_matrix".
+std::string declaration_text(const ir::Instruction& instruction) {
+    if (instruction.opcode() == spv::OpCapability) {
+        return std::format("capability {}", grammar::capability_name(instruction.word(1)));
+    }
+    return std::format("extension {}", ir::decode_literal_string(instruction.operand_words()));
+}
+
+void report(Diagnostics& diagnostics, const ir::Module& module, std::string message, const ir::Instruction& at) {
+    diagnostics.error(std::move(message), at.source_offset(), ir::instruction_text(at.words(), module));
+}
+
+}  // namespace
+
+std::vector<DeclaredSet> declared_sets(const ir::Module& module, std::span<const EmulatedSetInfo> sets) {
+    std::vector<DeclaredSet> declared;
+    EmulatedSet seen = 0;
+    for (const ir::InstructionList* section : {&module.capabilities, &module.extensions}) {
+        for (const auto& instruction : *section) {
+            const EmulatedSet found = sets_declared_by(*instruction, sets) & ~seen;
+            for (const EmulatedSetInfo& info : sets) {
+                if (found & bit(info.set)) declared.push_back({&info, instruction.get()});
+            }
+            seen |= found;
+        }
+    }
+    return declared;
+}
+
+bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const EmulatedSetInfo> sets,
+                          Diagnostics& diagnostics) {
+    std::vector<const EmulatedSetInfo*> to_lower;
+    for (const DeclaredSet& declared : declared_sets(module, sets)) {
+        if (!(target.emulate & bit(declared.set->set))) continue;  // the driver has it: leave it alone
+        if (!declared.set->make_pass) {
+            report(diagnostics, module,
+                   std::format("{} is not implemented by this build (the module declares {})", declared.set->name,
+                               declaration_text(*declared.declaration)),
+                   *declared.declaration);
+        }
+        to_lower.push_back(declared.set);
+    }
+    if (to_lower.empty() || diagnostics.has_errors()) return false;
+
+    ir::TypeManager types(module);
+    PassContext context{module, types, target, diagnostics};
+    bool changed = false;
+    for (const EmulatedSetInfo* info : to_lower) {
+        const auto pass = info->make_pass();
+        changed = pass->run(context) || changed;
+        if (diagnostics.has_errors()) return changed;
+    }
+    for (const DeclaredSet& left : declared_sets(module, sets)) {
+        if (std::ranges::find(to_lower, left.set) != to_lower.end()) {
+            report(diagnostics, module, std::format("{} is still declared after its pass ran", left.set->name),
+                   *left.declaration);
+        }
+    }
+    return changed;
+}
+
+}  // namespace vkpolyfill::lowering
