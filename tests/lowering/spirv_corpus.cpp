@@ -1,0 +1,64 @@
+#include "spirv_corpus.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <spirv-tools/optimizer.hpp>
+
+namespace vkpolyfill::lowering::test {
+
+namespace {
+
+std::vector<std::filesystem::path> spirv_files() {
+    std::vector<std::filesystem::path> files;
+    for (const char* dir : {VKPOLYFILL_SHADER_DIR, VKPOLYFILL_LOWERING_TEST_SPIRV_DIR}) {
+        if (!std::filesystem::is_directory(dir)) continue;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+            if (entry.is_regular_file() && entry.path().extension() == ".spv") files.push_back(entry.path());
+        }
+    }
+    std::ranges::sort(files);
+    return files;
+}
+
+// The coopmat shaders need Vulkan 1.3's SPIR-V 1.6; every test shader is built for it.
+std::vector<uint32_t> optimized(const std::vector<uint32_t>& words) {
+    spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_3);
+    optimizer.RegisterPerformancePasses();
+    std::vector<uint32_t> result;
+    if (!optimizer.Run(words.data(), words.size(), &result)) result.clear();
+    return result;
+}
+
+std::vector<CorpusModule> load_corpus() {
+    std::vector<CorpusModule> modules;
+    for (const auto& path : spirv_files()) {
+        const std::string name = path.filename().string();
+        auto words = read_spirv(path);
+        auto optimized_words = optimized(words);
+        EXPECT_FALSE(optimized_words.empty()) << "spirv-opt -O failed on " << name;
+        modules.push_back({name, std::move(words)});
+        if (!optimized_words.empty()) modules.push_back({name + "+opt", std::move(optimized_words)});
+    }
+    return modules;
+}
+
+}  // namespace
+
+std::vector<uint32_t> read_spirv(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::vector<char> bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+    std::vector<uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    return words;
+}
+
+const std::vector<CorpusModule>& corpus() {
+    static const std::vector<CorpusModule> modules = load_corpus();
+    EXPECT_FALSE(modules.empty()) << "no .spv under " << VKPOLYFILL_SHADER_DIR;
+    return modules;
+}
+
+}  // namespace vkpolyfill::lowering::test
