@@ -7,19 +7,13 @@
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
 
 #include "device_data.h"
+#include "extension_list.h"
 #include "hooks.h"
 #include "layer_extensions.h"
 #include "layer_link.h"
 
 namespace vkpolyfill::hooks {
 namespace {
-
-bool is_enabled(const VkDeviceCreateInfo* create_info, const char* extension) {
-    for (uint32_t i = 0; i < create_info->enabledExtensionCount; ++i) {
-        if (std::strcmp(create_info->ppEnabledExtensionNames[i], extension) == 0) return true;
-    }
-    return false;
-}
 
 bool is_layer_extension(const char* name) {
     for (const VkExtensionProperties& e : kLayerDeviceExtensions) {
@@ -71,7 +65,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->record = instance.physical_device(physicalDevice);
     const PhysicalDeviceRecord& record = *data->record;
     for (const CapabilityDecision& d : record.decisions) {
-        if (d.provision == Provision::Emulated && is_enabled(pCreateInfo, d.capability->extension)) {
+        if (d.provision == Provision::Emulated && enables_extension(pCreateInfo, d.capability->extension)) {
             data->enabled_emulation |= lowering::bit(d.capability->lowering);
         }
     }

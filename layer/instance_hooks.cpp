@@ -1,6 +1,7 @@
 // vkCreateInstance / vkDestroyInstance and the debug-utils messenger bookkeeping.
 #include <cstring>
 
+#include "extension_list.h"
 #include "hooks.h"
 #include "instance_data.h"
 #include "layer_info.h"
@@ -8,13 +9,6 @@
 
 namespace vkpolyfill::hooks {
 namespace {
-
-bool enables_extension(const VkInstanceCreateInfo* create_info, const char* name) {
-    for (uint32_t i = 0; i < create_info->enabledExtensionCount; ++i) {
-        if (std::strcmp(create_info->ppEnabledExtensionNames[i], name) == 0) return true;
-    }
-    return false;
-}
 
 // Messengers chained to the create info hear messages sent while vkCreateInstance runs.
 int count_chained_messengers(const VkInstanceCreateInfo* create_info) {
