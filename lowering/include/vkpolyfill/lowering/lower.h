@@ -34,8 +34,18 @@ struct Target {
     EmulatedSet native = 0;
 };
 
+// One specialization constant's value as the application gave it (VkSpecializationMapEntry's bytes).
+struct SpecializationValue {
+    uint32_t spec_id = 0;
+    std::vector<uint8_t> bytes;  // 1, 2, 4 or 8 bytes; a bool is a 4-byte VkBool32
+};
+
 struct Options {
     std::string module_name;  // named in diagnostics (the debug-utils name or "module 0x…")
+    // The pipeline's specialization. Constants that shape what is lowered (matrix dimensions, scopes,
+    // uses) are frozen to these values (or their defaults) in the output; every other specialization
+    // constant stays specializable, so the same VkSpecializationInfo still applies to the output.
+    std::vector<SpecializationValue> specialization;
 };
 
 struct Diagnostic {
