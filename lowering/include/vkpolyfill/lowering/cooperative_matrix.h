@@ -1,0 +1,53 @@
+// What the KHR cooperative-matrix lowering implements, for the layer to report
+// (VkCooperativeMatrixPropertiesKHR) and for tests to enumerate.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace vkpolyfill::lowering {
+
+// Component types with VkComponentTypeKHR's meaning (the layer maps them; no Vulkan header here).
+enum class ComponentType : uint32_t {
+    Float16,
+    Float32,
+    BFloat16,
+    Float8E4M3,
+    Float8E5M2,
+    SInt8,
+    UInt8,
+    SInt16,
+    UInt16,
+    SInt32,
+    UInt32,
+};
+
+std::string_view to_string(ComponentType type);
+
+// Scalar arithmetic the device has: a configuration is offered only if its component types can be
+// computed with it (the lowered code keeps the module's own narrow types).
+struct ArithmeticSupport {
+    bool float16 = false;   // shaderFloat16 (+ 16-bit storage)
+    bool int8 = false;      // shaderInt8 (+ 8-bit storage)
+    bool bfloat16 = false;  // shaderBFloat16Type
+};
+
+// One subgroup-scope MxNxK multiply-add: A is MxK, B is KxN, C and Result are MxN.
+struct CooperativeMatrixConfiguration {
+    uint32_t m, n, k;
+    ComponentType a, b, c, result;
+    bool saturating_accumulation;
+};
+
+// The configurations the lowering offers at a fixed subgroup size: a fixed list (the shapes real
+// clients look for) filtered by the device's arithmetic and by what the lane layout can spread over
+// that many invocations.
+std::vector<CooperativeMatrixConfiguration> cooperative_matrix_configurations(uint32_t subgroup_size,
+                                                                              const ArithmeticSupport& support);
+
+// Whether a subgroup-scope matrix of `rows` x `columns` with the given use (0 = A, 1 = B,
+// 2 = accumulator) can be laid out over `subgroup_size` invocations.
+bool cooperative_matrix_shape_supported(uint32_t rows, uint32_t columns, uint32_t use, uint32_t subgroup_size);
+
+}  // namespace vkpolyfill::lowering

@@ -1,0 +1,19 @@
+#include "passes/cooperative_matrix/lane_layout.h"
+
+#include <algorithm>
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size) {
+    if (rows == 0 || columns == 0 || subgroup_size == 0) return std::nullopt;
+    if (use == Use::A) return LaneLayout{rows * columns, 1, 1, columns, rows};
+    const uint32_t lanes = std::min(subgroup_size, columns);
+    if (columns % lanes != 0 || subgroup_size % lanes != 0) return std::nullopt;
+    const uint32_t groups = use == Use::Accumulator ? subgroup_size / lanes : 1;
+    if (rows % groups != 0) return std::nullopt;
+    const uint32_t columns_per_lane = columns / lanes;
+    const uint32_t rows_per_lane = rows / groups;
+    return LaneLayout{rows_per_lane * columns_per_lane, lanes, groups, columns_per_lane, rows_per_lane};
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

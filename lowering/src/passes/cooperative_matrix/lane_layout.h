@@ -1,0 +1,39 @@
+// How a subgroup-scope cooperative matrix is spread over the S invocations of a subgroup. Chosen so
+// that OpCooperativeMatrixMulAddKHR needs no data from other invocations, and so that on lavapipe
+// (S = 8, invocations are SIMD lanes) the multiply-add is plain per-lane code LLVM vectorizes:
+//
+//  - A (M x K): every invocation holds the whole matrix, row-major: element e is (e / K, e % K). Its
+//    loads are uniform (one address for all lanes), which lavapipe turns into scalar loads.
+//  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = min(S, N) "column lanes";
+//    invocation l is column lane cl = l % Lc and holds columns cl, cl + Lc, cl + 2 Lc, ... When the
+//    subgroup is wider than the matrix (S > N), the G = S / Lc groups of invocations split an
+//    accumulator's rows (group g = l / Lc holds rows g, g + G, ...), while every group holds all K
+//    rows of B. Element e is row (g + (e / NL) * G), column (cl + (e % NL) * Lc), NL = N / Lc.
+//
+// A's layout does not depend on the N it will be multiplied with, which the type does not know.
+// The price is that with S > N an invocation picks its A rows by group at run time.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+enum class Use : uint32_t { A = 0, B = 1, Accumulator = 2 };
+
+struct LaneLayout {
+    uint32_t length;            // components each invocation holds (OpCooperativeMatrixLengthKHR)
+    uint32_t column_lanes;      // Lc: 1 for A
+    uint32_t row_groups;        // G: how many groups split the rows (1 for A and B)
+    uint32_t columns_per_lane;  // NL (all columns for A)
+    uint32_t rows_per_lane;     // rows each invocation holds
+
+    // The matrix row and column of element `e` for column lane `cl` and row group `g`.
+    uint32_t row(uint32_t e, uint32_t g) const { return g + (e / columns_per_lane) * row_groups; }
+    uint32_t column(uint32_t e, uint32_t cl) const { return cl + (e % columns_per_lane) * column_lanes; }
+};
+
+// nullopt when the shape cannot be spread evenly over `subgroup_size` invocations.
+std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size);
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix
