@@ -1,5 +1,7 @@
 #include "emulated_sets.h"
 
+#include "passes/cooperative_matrix/cooperative_matrix_pass.h"
+
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
 
@@ -42,7 +44,7 @@ constexpr std::string_view kIntelLongCompositesExtensions[] = {"SPV_INTEL_long_c
 // Each capability's issue fills in its pass factory.
 constexpr EmulatedSetInfo kEmulatedSets[] = {
     {Emulated::KhrCooperativeMatrix, "SPV_KHR_cooperative_matrix", kKhrCooperativeMatrixCapabilities,
-     kKhrCooperativeMatrixExtensions, nullptr},
+     kKhrCooperativeMatrixExtensions, &make_cooperative_matrix_pass},
     {Emulated::NvCooperativeMatrix2, "SPV_NV_cooperative_matrix2", kNvCooperativeMatrix2Capabilities,
      kNvCooperativeMatrix2Extensions, nullptr},
     {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,

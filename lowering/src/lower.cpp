@@ -30,12 +30,12 @@ Result failure_from_exception(Diagnostics& diagnostics, const char* what) noexce
 }  // namespace
 
 // Diagnostics name no module: the caller formats them with its name (format()).
-Result lower(std::span<const uint32_t> words, const Target& target, const Options& /*options*/) {
+Result lower(std::span<const uint32_t> words, const Target& target, const Options& options) {
     Diagnostics diagnostics;
     try {
         const auto module = ir::parse(words, diagnostics);
         if (!module) return failure(diagnostics);
-        const bool changed = run_emulation_passes(*module, target, emulated_sets(), diagnostics);
+        const bool changed = run_emulation_passes(*module, target, options.specialization, emulated_sets(), diagnostics);
         if (diagnostics.has_errors()) return failure(diagnostics);
         Result result;
         result.ok = true;

@@ -45,8 +45,8 @@ std::vector<DeclaredSet> declared_sets(const ir::Module& module, std::span<const
     return declared;
 }
 
-bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const EmulatedSetInfo> sets,
-                          Diagnostics& diagnostics) {
+bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const SpecializationValue> specialization,
+                          std::span<const EmulatedSetInfo> sets, Diagnostics& diagnostics) {
     std::vector<const EmulatedSetInfo*> to_lower;
     for (const DeclaredSet& declared : declared_sets(module, sets)) {
         if (!(target.emulate & bit(declared.set->set))) continue;  // the driver has it: leave it alone
@@ -61,7 +61,7 @@ bool run_emulation_passes(ir::Module& module, const Target& target, std::span<co
     if (to_lower.empty() || diagnostics.has_errors()) return false;
 
     ir::TypeManager types(module);
-    PassContext context{module, types, target, diagnostics};
+    PassContext context{module, types, target, diagnostics, specialization};
     bool changed = false;
     for (const EmulatedSetInfo* info : to_lower) {
         const auto pass = info->make_pass();

@@ -21,7 +21,7 @@ std::vector<DeclaredSet> declared_sets(const ir::Module& module, std::span<const
 // Lowers each member of `sets` that the module declares and target.emulate names, by its pass.
 // Returns whether the module changed. Errors: a set with no pass yet, the passes' own, and a set
 // still declared after its pass ran.
-bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const EmulatedSetInfo> sets,
-                          Diagnostics& diagnostics);
+bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const SpecializationValue> specialization,
+                          std::span<const EmulatedSetInfo> sets, Diagnostics& diagnostics);
 
 }  // namespace vkpolyfill::lowering

@@ -156,13 +156,13 @@ TEST(PassRunner, RunsTheDeclaredSetsPasses) {
     ASSERT_NE(module, nullptr);
     ASSERT_EQ(declared_sets(*module, sets).size(), 1u);
     Diagnostics diagnostics;
-    EXPECT_TRUE(run_emulation_passes(*module, emulating(bit(Emulated::KhrCooperativeMatrix)), sets, diagnostics));
+    EXPECT_TRUE(run_emulation_passes(*module, emulating(bit(Emulated::KhrCooperativeMatrix)), {}, sets, diagnostics));
     EXPECT_TRUE(diagnostics.list().empty());
     EXPECT_TRUE(declared_sets(*module, sets).empty());
 
     // Not emulated: the pass does not run.
     module = coopmat_module();
-    EXPECT_FALSE(run_emulation_passes(*module, emulating(0), sets, diagnostics));
+    EXPECT_FALSE(run_emulation_passes(*module, emulating(0), {}, sets, diagnostics));
     EXPECT_EQ(declared_sets(*module, sets).size(), 1u);
 }
 
@@ -172,7 +172,7 @@ TEST(PassRunner, ASetStillDeclaredAfterItsPassIsAnError) {
     auto module = coopmat_module();
     ASSERT_NE(module, nullptr);
     Diagnostics diagnostics;
-    EXPECT_FALSE(run_emulation_passes(*module, emulating(bit(Emulated::KhrCooperativeMatrix)), sets, diagnostics));
+    EXPECT_FALSE(run_emulation_passes(*module, emulating(bit(Emulated::KhrCooperativeMatrix)), {}, sets, diagnostics));
     ASSERT_EQ(diagnostics.list().size(), 1u);
     EXPECT_EQ(diagnostics.list()[0].message, "SPV_KHR_cooperative_matrix is still declared after its pass ran");
 }

@@ -7,9 +7,13 @@ namespace vkpolyfill::lowering::ir {
 Builder::Builder(Module& module, BasicBlock& block, size_t position)
     : module_(module), block_(block), position_(position) {}
 
-uint32_t Builder::add(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands) {
+uint32_t Builder::add(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands, uint32_t result) {
     const grammar::InstructionInfo& info = *grammar::find_instruction(opcode);
-    const uint32_t result = info.has_result ? module_.take_next_id() : 0;
+    if (!info.has_result) {
+        result = 0;
+    } else if (result == 0) {
+        result = module_.take_next_id();
+    }
     std::vector<uint32_t> words;
     if (info.has_result_type) words.push_back(type);
     if (result) words.push_back(result);

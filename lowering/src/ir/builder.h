@@ -15,10 +15,11 @@ class Builder {
     Builder(Module& module, BasicBlock& block, size_t position);
 
     // Adds `opcode` with `operands` after its result type (`type`, ignored if the opcode has none) and
-    // a new result id (if it has one), which it returns; 0 for an opcode without a result.
-    uint32_t add(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands);
-    uint32_t add(uint32_t opcode, uint32_t type, std::initializer_list<uint32_t> operands) {
-        return add(opcode, type, std::span(operands.begin(), operands.size()));
+    // its result id (if it has one), which it returns; 0 for an opcode without a result. The result
+    // id is `result` when given (an instruction taking over an existing id), else a new one.
+    uint32_t add(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands, uint32_t result = 0);
+    uint32_t add(uint32_t opcode, uint32_t type, std::initializer_list<uint32_t> operands, uint32_t result = 0) {
+        return add(opcode, type, std::span(operands.begin(), operands.size()), result);
     }
 
     // Where the next instruction goes; it moves past every instruction added.

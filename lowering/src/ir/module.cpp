@@ -50,6 +50,17 @@ void Module::add_extension(std::string_view name) {
     extensions.push_back(make_instruction(spv::OpExtension, operands));
 }
 
+uint32_t Module::get_ext_inst_import(std::string_view name) {
+    for (const auto& import : ext_inst_imports) {
+        if (decode_literal_string(import->operand_words()) == name) return import->result_id();
+    }
+    std::vector<uint32_t> words{take_next_id()};
+    append_literal_string(words, name);
+    ext_inst_imports.push_back(make_instruction(spv::OpExtInstImport, words));
+    register_definition(*ext_inst_imports.back());
+    return words[0];
+}
+
 std::vector<uint32_t> Module::to_words() const {
     std::vector<uint32_t> words{header.magic, header.version, header.generator, header.bound, header.schema};
     for_each_instruction([&](const Instruction& instruction) {

@@ -66,6 +66,9 @@ class Module final : public OperandContext {
     bool has_extension(std::string_view name) const;
     void add_extension(std::string_view name);
 
+    // The id of OpExtInstImport `name`, adding the import if the module has none.
+    uint32_t get_ext_inst_import(std::string_view name);
+
     std::vector<uint32_t> to_words() const;
 
     // OperandContext

@@ -34,6 +34,22 @@ std::vector<uint32_t> concat(uint32_t first, std::span<const uint32_t> rest) {
 }  // namespace
 
 TypeManager::TypeManager(Module& module) : module_(module) {
+    for (const auto& annotation : module.annotations) {
+        const auto words = annotation->words();
+        switch (annotation->opcode()) {
+            case spv::OpDecorationGroup:
+                break;
+            case spv::OpGroupDecorate:
+                decorated_.insert(words.begin() + 2, words.end());
+                break;
+            case spv::OpGroupMemberDecorate:
+                for (size_t i = 2; i < words.size(); i += 2) decorated_.insert(words[i]);
+                break;
+            default:
+                decorated_.insert(words[1]);
+                break;
+        }
+    }
     for (const auto& instruction : module.types_values_constants) index(*instruction);
 }
 
@@ -51,6 +67,7 @@ std::vector<uint32_t> TypeManager::key(uint32_t opcode, uint32_t type, std::span
 
 void TypeManager::index(const Instruction& instruction) {
     if (!is_type(instruction) && !is_fixed_constant(instruction.opcode())) return;
+    if (decorated_.contains(instruction.result_id())) return;
     ids_.try_emplace(key(instruction.opcode(), instruction.type_id(), instruction.operand_words()),
                      instruction.result_id());
 }
@@ -75,6 +92,10 @@ uint32_t TypeManager::create(uint32_t opcode, uint32_t type, std::span<const uin
     module_.register_definition(*instruction);
     index(*instruction);
     return id;
+}
+
+uint32_t TypeManager::get_equivalent(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands) {
+    return opcode == spv::OpTypeStruct ? create(opcode, type, operands) : get(opcode, type, operands);
 }
 
 uint32_t TypeManager::find_type_void() const { return find(spv::OpTypeVoid, 0, {}); }

@@ -2,9 +2,10 @@
 //   find_*   returns the id of an existing one, 0 if the module has none;
 //   get_*    finds one or makes it;
 //   create_* always makes one (structs: SPIR-V never merges two struct types).
-// Lookups key on an instruction's words without its result id. Decorations are not part of the key:
-// of two arrays differing only in ArrayStride, find returns the first. New types and constants go
-// at the end of the types section; adding the capabilities they need is the caller's job.
+// Lookups key on an instruction's words without its result id. Types the module decorates (an array
+// with ArrayStride, a Block struct) are never handed out: what a pass asks for is a plain type it can
+// use in any storage class. New types and constants go at the end of the types section; adding the
+// capabilities they need is the caller's job.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <span>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/module.h"
@@ -66,6 +68,10 @@ class TypeManager {
     uint32_t find_type_cooperative_matrix(const CooperativeMatrixType& type) const;
     uint32_t get_type_cooperative_matrix(const CooperativeMatrixType& type);
 
+    // A type or constant equal to one defined elsewhere (a helper module's): `opcode` with its result
+    // type (0 for a type) and operand words, the ids already this module's. Structs are created.
+    uint32_t get_equivalent(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands);
+
     // The format of float type `type_id`, nullopt if it is not one.
     std::optional<FloatFormat> float_format(uint32_t type_id) const;
 
@@ -91,6 +97,7 @@ class TypeManager {
     void index(const Instruction& instruction);
 
     Module& module_;
+    std::unordered_set<uint32_t> decorated_;
     std::unordered_map<std::vector<uint32_t>, uint32_t, WordsHash> ids_;  // key() -> first such id
 };
 

@@ -2,6 +2,7 @@
 // after the validation layers' GPU-AV Pass.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "diagnostics.h"
@@ -16,6 +17,8 @@ struct PassContext {
     ir::TypeManager& types;
     const Target& target;
     Diagnostics& diagnostics;
+    // The pipeline's specialization, for the constants a pass must know (and freeze).
+    std::span<const SpecializationValue> specialization;
 };
 
 class Pass {

@@ -1,0 +1,40 @@
+#include "ir/builtin_variable.h"
+
+#include <vector>
+
+namespace vkpolyfill::lowering::ir {
+namespace {
+
+void add_to_interfaces(Module& module, uint32_t variable) {
+    for (auto& entry_point : module.entry_points) {
+        std::vector<uint32_t> words(entry_point->words().begin() + 1, entry_point->words().end());
+        words.push_back(variable);
+        entry_point = make_instruction(spv::OpEntryPoint, words);
+    }
+}
+
+}  // namespace
+
+uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn builtin, uint32_t value_type) {
+    for (const auto& annotation : module.annotations) {
+        if (annotation->opcode() != spv::OpDecorate || annotation->word(2) != spv::DecorationBuiltIn ||
+            annotation->word(3) != static_cast<uint32_t>(builtin)) {
+            continue;
+        }
+        const Instruction* variable = module.find_definition(annotation->word(1));
+        if (variable && variable->opcode() == spv::OpVariable && variable->operand_words()[0] == spv::StorageClassInput) {
+            return variable->result_id();
+        }
+    }
+    const uint32_t pointer = types.get_type_pointer(spv::StorageClassInput, value_type);
+    const uint32_t variable = module.take_next_id();
+    const uint32_t words[] = {pointer, variable, spv::StorageClassInput};
+    module.types_values_constants.push_back(make_instruction(spv::OpVariable, words));
+    module.register_definition(*module.types_values_constants.back());
+    const uint32_t decoration[] = {variable, spv::DecorationBuiltIn, static_cast<uint32_t>(builtin)};
+    module.annotations.push_back(make_instruction(spv::OpDecorate, decoration));
+    add_to_interfaces(module, variable);
+    return variable;
+}
+
+}  // namespace vkpolyfill::lowering::ir

@@ -1,0 +1,15 @@
+// The Input variable of a built-in (SubgroupLocalInvocationId, say): the module's own if it declares
+// one, else a new one added to every entry point's interface (SPIR-V 1.4+ requires every global a
+// function touches to be listed; listing it where unused is allowed).
+#pragma once
+
+#include <cstdint>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/type_manager.h"
+
+namespace vkpolyfill::lowering::ir {
+
+uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn builtin, uint32_t value_type);
+
+}  // namespace vkpolyfill::lowering::ir

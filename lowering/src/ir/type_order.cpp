@@ -1,0 +1,53 @@
+#include "ir/type_order.h"
+
+#include <spirv/unified1/spirv.hpp>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace vkpolyfill::lowering::ir {
+
+void sort_types_values_constants(Module& module) {
+    InstructionList& section = module.types_values_constants;
+    std::unordered_map<uint32_t, size_t> defined_at;  // result id -> index in the section
+    std::unordered_set<uint32_t> forward_declared;
+    for (size_t i = 0; i < section.size(); ++i) {
+        if (const uint32_t id = section[i]->result_id()) defined_at[id] = i;
+        if (section[i]->opcode() == spv::OpTypeForwardPointer) forward_declared.insert(section[i]->word(1));
+    }
+
+    std::vector<uint8_t> state(section.size(), 0);  // 0 new, 1 visiting, 2 placed
+    std::vector<size_t> order;
+    order.reserve(section.size());
+    std::vector<Operand> operands;
+    // Depth-first, dependencies first. A pointer type that was forward declared may point at a struct
+    // that contains it: its pointee is not a dependency (the OpTypeForwardPointer stands in).
+    const auto visit = [&](auto&& self, size_t index) -> void {
+        if (state[index] != 0) return;
+        state[index] = 1;
+        const Instruction& instruction = *section[index];
+        const bool cut_pointee = instruction.opcode() == spv::OpTypePointer && forward_declared.contains(instruction.result_id());
+        std::vector<uint32_t> dependencies;
+        operands.clear();
+        if (instruction.opcode() != spv::OpTypeForwardPointer && walk_operands(instruction.words(), module, operands).empty()) {
+            for (const Operand& operand : operands) {
+                if (!is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult) continue;
+                if (cut_pointee && operand.first_word == 3) continue;
+                dependencies.push_back(instruction.word(operand.first_word));
+            }
+        }
+        for (uint32_t id : dependencies) {
+            if (const auto it = defined_at.find(id); it != defined_at.end()) self(self, it->second);
+        }
+        state[index] = 2;
+        order.push_back(index);
+    };
+    for (size_t i = 0; i < section.size(); ++i) visit(visit, i);
+
+    InstructionList sorted;
+    sorted.reserve(section.size());
+    for (size_t index : order) sorted.push_back(std::move(section[index]));
+    section = std::move(sorted);
+}
+
+}  // namespace vkpolyfill::lowering::ir

@@ -1,0 +1,201 @@
+#include "passes/cooperative_matrix/cooperative_matrix_pass.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+#include <unordered_set>
+
+#include "ir/id_remap.h"
+#include "ir/instruction_text.h"
+#include "ir/type_dedup.h"
+#include "ir/type_order.h"
+#include "passes/cooperative_matrix/element_ops.h"
+#include "passes/cooperative_matrix/lowering_state.h"
+#include "passes/cooperative_matrix/memory_access.h"
+#include "passes/cooperative_matrix/multiply_add.h"
+
+namespace vkpolyfill::lowering {
+namespace {
+
+using cooperative_matrix::LoweringState;
+using cooperative_matrix::MatrixType;
+
+// Instructions that move matrices around without looking inside: after the types are replaced they
+// are the same instructions on arrays.
+bool passes_matrices_through(uint32_t opcode) {
+    switch (opcode) {
+        case spv::OpLoad:
+        case spv::OpStore:
+        case spv::OpCopyObject:
+        case spv::OpCopyLogical:
+        case spv::OpPhi:
+        case spv::OpSelect:
+        case spv::OpCompositeExtract:
+        case spv::OpCompositeInsert:
+        case spv::OpCompositeConstruct:
+        case spv::OpAccessChain:
+        case spv::OpInBoundsAccessChain:
+        case spv::OpVariable:
+        case spv::OpFunction:
+        case spv::OpFunctionParameter:
+        case spv::OpFunctionCall:
+        case spv::OpReturnValue:
+        case spv::OpUndef:
+        case spv::OpName:
+        case spv::OpLine:
+        case spv::OpNoLine:
+            return true;
+        default:
+            return false;
+    }
+}
+
+class CooperativeMatrixPass final : public Pass {
+  public:
+    std::string_view name() const override { return "SPV_KHR_cooperative_matrix"; }
+
+    bool run(PassContext& context) override {
+        LoweringState state(context);
+        if (!state.matrices.collect(context)) return false;
+        expand_splat_constants(state);
+        const size_t original_functions = context.module.functions.size();
+        for (size_t f = 0; f < original_functions; ++f) {
+            for (ir::BasicBlock& block : context.module.functions[f]->blocks) {
+                // Backwards, so the instructions a rewrite inserts never shift the ones still to come.
+                for (size_t i = block.instructions.size(); i-- > 0;) lower_instruction(state, block, i);
+            }
+        }
+        for (size_t f = 0; f < original_functions; ++f) reject_unknown_uses(state, *context.module.functions[f]);
+        if (context.diagnostics.has_errors()) return false;
+        replace_types(state);
+        remove_declarations(context.module);
+        return true;
+    }
+
+  private:
+    static void lower_instruction(LoweringState& state, ir::BasicBlock& block, size_t i) {
+        const ir::Instruction& instruction = *block.instructions[i];
+        const uint32_t opcode = instruction.opcode();
+        switch (opcode) {
+            case spv::OpCooperativeMatrixLoadKHR:
+            case spv::OpCooperativeMatrixStoreKHR:
+                cooperative_matrix::lower_memory_access(state, block, i);
+                return;
+            case spv::OpCooperativeMatrixMulAddKHR:
+                cooperative_matrix::lower_multiply_add(state, block, i);
+                return;
+            case spv::OpCooperativeMatrixLengthKHR:
+                lower_length(state, block, i);
+                return;
+            default:
+                break;
+        }
+        const MatrixType* result = state.matrices.find(instruction.type_id());
+        if (!result) return;
+        if (opcode == spv::OpCompositeConstruct || opcode == spv::OpCompositeConstructReplicateEXT) {
+            block.instructions[i] = splat(instruction, spv::OpCompositeConstruct, result->layout.length);
+            state.module().register_definition(*block.instructions[i]);
+        } else if (cooperative_matrix::is_element_wise(opcode)) {
+            cooperative_matrix::lower_element_wise(state, block, i);
+        }
+    }
+
+    // OpCooperativeMatrixLengthKHR is a constant of the lane layout.
+    static void lower_length(LoweringState& state, ir::BasicBlock& block, size_t i) {
+        const ir::Instruction& instruction = *block.instructions[i];
+        const MatrixType* matrix = state.matrices.find(instruction.operand_words()[0]);
+        if (!matrix) {
+            state.context.diagnostics.error("OpCooperativeMatrixLengthKHR names a type that is not a cooperative matrix",
+                                            instruction.source_offset(), ir::instruction_text(instruction.words(), state.module()));
+            return;
+        }
+        const uint32_t words[] = {instruction.type_id(), instruction.result_id(), state.uint_constant(matrix->layout.length)};
+        block.instructions[i] = ir::make_instruction(spv::OpCopyObject, words);
+        state.module().register_definition(*block.instructions[i]);
+    }
+
+    // A composite with a single constituent that fills the matrix, spelled out once per component.
+    static std::unique_ptr<ir::Instruction> splat(const ir::Instruction& instruction, uint32_t opcode, uint32_t length) {
+        std::vector<uint32_t> words{instruction.type_id(), instruction.result_id()};
+        words.insert(words.end(), length, instruction.operand_words()[0]);
+        return ir::make_instruction(opcode, words);
+    }
+
+    static void expand_splat_constants(LoweringState& state) {
+        for (auto& instruction : state.module().types_values_constants) {
+            const MatrixType* matrix = state.matrices.find(instruction->type_id());
+            if (!matrix) continue;
+            uint32_t opcode = 0;
+            switch (instruction->opcode()) {
+                case spv::OpConstantComposite:
+                case spv::OpConstantCompositeReplicateEXT:
+                    opcode = spv::OpConstantComposite;
+                    break;
+                case spv::OpSpecConstantComposite:
+                case spv::OpSpecConstantCompositeReplicateEXT:
+                    opcode = spv::OpSpecConstantComposite;
+                    break;
+                default:
+                    continue;  // OpConstantNull and OpUndef hold for arrays as they are
+            }
+            instruction = splat(*instruction, opcode, matrix->layout.length);
+            state.module().register_definition(*instruction);
+        }
+    }
+
+    // Anything else that takes or makes a matrix would see an array it does not expect: say so.
+    static void reject_unknown_uses(LoweringState& state, const ir::Function& function) {
+        ir::Module& module = state.module();
+        function.for_each_instruction([&](const ir::Instruction& instruction) {
+            if (passes_matrices_through(instruction.opcode())) return;
+            if (instruction.opcode() == spv::OpExtInst) {  // debug info only describes values
+                const grammar::ExtInstSetInfo* set = module.ext_inst_set(instruction.word(3));
+                if (set && set->non_semantic) return;
+            }
+            bool uses_matrix = state.matrices.find(instruction.type_id()) != nullptr;
+            std::vector<ir::Operand> operands;
+            ir::walk_operands(instruction.words(), module, operands);
+            for (const ir::Operand& operand : operands) {
+                if (!ir::is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult ||
+                    operand.kind == grammar::OperandKind::IdResultType) {
+                    continue;
+                }
+                uses_matrix |= state.matrices.of_value(module, instruction.word(operand.first_word)) != nullptr;
+            }
+            if (uses_matrix) {
+                state.context.diagnostics.error(std::format("{} on a cooperative matrix is not supported", instruction.name()),
+                                                instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+            }
+        });
+    }
+
+    static void replace_types(LoweringState& state) {
+        ir::Module& module = state.module();
+        ir::IdMap lowered;
+        std::unordered_set<uint32_t> removed;
+        for (const auto& [id, matrix] : state.matrices.all()) {
+            lowered[id] = matrix.lowered;
+            removed.insert(id);
+        }
+        std::erase_if(module.types_values_constants,
+                      [&](const std::unique_ptr<ir::Instruction>& i) { return removed.contains(i->result_id()); });
+        ir::remove_names_and_decorations(module, removed);
+        ir::remap_id_operands(module, lowered);
+        ir::merge_duplicate_types(module);
+        ir::sort_types_values_constants(module);
+    }
+
+    static void remove_declarations(ir::Module& module) {
+        std::erase_if(module.capabilities, [](const std::unique_ptr<ir::Instruction>& i) {
+            return i->word(1) == spv::CapabilityCooperativeMatrixKHR;
+        });
+        std::erase_if(module.extensions, [](const std::unique_ptr<ir::Instruction>& i) {
+            return ir::decode_literal_string(i->operand_words()) == "SPV_KHR_cooperative_matrix";
+        });
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_cooperative_matrix_pass() { return std::make_unique<CooperativeMatrixPass>(); }
+
+}  // namespace vkpolyfill::lowering

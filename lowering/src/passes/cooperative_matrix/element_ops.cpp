@@ -1,0 +1,91 @@
+#include "passes/cooperative_matrix/element_ops.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/function_builder.h"
+#include "ir/instruction_text.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+bool is_element_wise(uint32_t opcode) {
+    switch (opcode) {
+        case spv::OpSNegate:
+        case spv::OpFNegate:
+        case spv::OpIAdd:
+        case spv::OpFAdd:
+        case spv::OpISub:
+        case spv::OpFSub:
+        case spv::OpIMul:
+        case spv::OpFMul:
+        case spv::OpUDiv:
+        case spv::OpSDiv:
+        case spv::OpFDiv:
+        case spv::OpMatrixTimesScalar:
+        case spv::OpConvertFToU:
+        case spv::OpConvertFToS:
+        case spv::OpConvertSToF:
+        case spv::OpConvertUToF:
+        case spv::OpUConvert:
+        case spv::OpSConvert:
+        case spv::OpFConvert:
+        case spv::OpBitcast:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t index) {
+    const ir::Instruction& instruction = *block.instructions[index];
+    ir::Module& module = state.module();
+    const MatrixType* result = state.matrices.find(instruction.type_id());
+    const auto operands = instruction.operand_words();
+    std::vector<const MatrixType*> operand_matrices;
+    std::vector<uint32_t> parameter_types;
+    for (uint32_t operand : operands) {
+        const MatrixType* matrix = state.matrices.of_value(module, operand);
+        if (matrix && matrix->layout.length != result->layout.length) {
+            state.context.diagnostics.error(
+                std::format("{} mixes cooperative matrices of different shapes or uses", instruction.name()),
+                instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+            return false;
+        }
+        operand_matrices.push_back(matrix);
+        parameter_types.push_back(matrix ? matrix->lowered : module.type_of(operand));
+    }
+    const uint32_t scalar_opcode =
+        instruction.opcode() == spv::OpMatrixTimesScalar ? static_cast<uint32_t>(spv::OpFMul) : instruction.opcode();
+
+    std::vector<uint32_t> key{0x454C4D54u /* "ELMT" */, scalar_opcode, result->id};
+    key.insert(key.end(), parameter_types.begin(), parameter_types.end());
+    uint32_t function_id = state.find_function(key);
+    if (!function_id) {
+        ir::FunctionBuilder function(module, state.types(), result->lowered, parameter_types);
+        ir::Builder& b = function.body();
+        std::vector<uint32_t> components;
+        for (uint32_t e = 0; e < result->layout.length; ++e) {
+            std::vector<uint32_t> scalars;
+            for (size_t i = 0; i < operands.size(); ++i) {
+                const uint32_t parameter = function.parameter(i);
+                scalars.push_back(operand_matrices[i]
+                                      ? b.add(spv::OpCompositeExtract, operand_matrices[i]->component.type, {parameter, e})
+                                      : parameter);
+            }
+            components.push_back(b.add(scalar_opcode, result->component.type, scalars));
+        }
+        function.finish(b.add(spv::OpCompositeConstruct, result->lowered, components));
+        function_id = function.id();
+        state.remember_function(std::move(key), function_id);
+    }
+
+    std::vector<uint32_t> call{function_id};
+    call.insert(call.end(), operands.begin(), operands.end());
+    const uint32_t result_id = instruction.result_id();
+    // `instruction` and `operands` die here.
+    block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));
+    ir::Builder(module, block, index).add(spv::OpFunctionCall, result->lowered, call, result_id);
+    return true;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

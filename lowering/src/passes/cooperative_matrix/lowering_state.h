@@ -1,0 +1,52 @@
+// What the parts of the KHR cooperative-matrix pass share while lowering one module: the matrix
+// types, the invocation's lane in the subgroup, and the functions generated so far (one per
+// distinct signature, reused by every call site that needs it).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "ir/builder.h"
+#include "passes/cooperative_matrix/matrix_types.h"
+#include "passes/pass.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+struct LoweringState {
+    explicit LoweringState(PassContext& pass_context) : context(pass_context) {}
+
+    PassContext& context;
+    MatrixTypes matrices;
+
+    ir::Module& module() { return context.module; }
+    ir::TypeManager& types() { return context.types; }
+    uint32_t uint_type() { return context.types.get_type_int(32, false); }
+    uint32_t uint_constant(uint32_t value) { return context.types.get_constant_uint32(value); }
+
+    // Loads this invocation's SubgroupLocalInvocationId (declaring the built-in on first use).
+    uint32_t load_lane(ir::Builder& builder);
+
+    // A generated function by its key (the words that fully describe what it does), 0 if none yet.
+    uint32_t find_function(const std::vector<uint32_t>& key) const;
+    void remember_function(std::vector<uint32_t> key, uint32_t function) { functions_.emplace(std::move(key), function); }
+
+  private:
+    uint32_t lane_variable_ = 0;
+    std::map<std::vector<uint32_t>, uint32_t> functions_;
+};
+
+// Where an element lives for one invocation: its row and column as ids (constants when the layout
+// fixes them, else computed from the invocation's column lane and row group).
+struct LanePosition {
+    uint32_t column_lane;  // id of lane % Lc (a constant 0 when Lc == 1)
+    uint32_t row_group;    // id of lane / Lc (a constant 0 when G == 1)
+};
+
+LanePosition lane_position(LoweringState& state, ir::Builder& builder, const LaneLayout& layout);
+// The row and column of element `e` as ids.
+uint32_t element_row(LoweringState& state, ir::Builder& builder, const LaneLayout& layout, const LanePosition& lane, uint32_t e);
+uint32_t element_column(LoweringState& state, ir::Builder& builder, const LaneLayout& layout, const LanePosition& lane,
+                        uint32_t e);
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,175 @@
+#include "passes/cooperative_matrix/multiply_add.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "helpers/link_helper.h"
+#include "ir/function_builder.h"
+#include "ir/instruction_text.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+SpecializationValue value(uint32_t spec_id, uint32_t number) {
+    return {spec_id, {static_cast<uint8_t>(number), static_cast<uint8_t>(number >> 8), static_cast<uint8_t>(number >> 16),
+                      static_cast<uint8_t>(number >> 24)}};
+}
+
+class MultiplyAdd {
+  public:
+    MultiplyAdd(LoweringState& state, const ir::Instruction& instruction)
+        : state_(state), module_(state.module()), instruction_(instruction) {}
+
+    // Returns the generated function's id, 0 after reporting why there is none.
+    uint32_t function() {
+        const auto operands = instruction_.operand_words();
+        a_ = state_.matrices.of_value(module_, operands[0]);
+        b_ = state_.matrices.of_value(module_, operands[1]);
+        c_ = state_.matrices.of_value(module_, operands[2]);
+        r_ = state_.matrices.find(instruction_.type_id());
+        mask_ = operands.size() > 3 ? operands[3] : 0;
+        if (!a_ || !b_ || !c_ || !r_) return fail("an operand is not a lowered cooperative matrix");
+        if (a_->use != Use::A || b_->use != Use::B || c_->use != Use::Accumulator || r_->use != Use::Accumulator) {
+            return fail("the operands' uses must be MatrixA, MatrixB, MatrixAccumulator and the result's MatrixAccumulator");
+        }
+        if (a_->rows != r_->rows || a_->columns != b_->rows || b_->columns != r_->columns || c_->rows != r_->rows ||
+            c_->columns != r_->columns) {
+            return fail(std::format("the shapes do not form an MxNxK multiply-add (A {}x{}, B {}x{}, C {}x{}, result {}x{})",
+                                    a_->rows, a_->columns, b_->rows, b_->columns, c_->rows, c_->columns, r_->rows,
+                                    r_->columns));
+        }
+        is_float_ = r_->component.is_float;
+        for (const MatrixType* m : {a_, b_, c_, r_}) {
+            if (m->component.is_float != is_float_) return fail("mixing integer and floating-point matrices is not supported");
+            if (m->component.width > 32) return fail("components wider than 32 bits are not supported");
+        }
+        if (!is_float_ && saturating() && r_->component.width != 32) {
+            return fail("saturating accumulation is supported for 32-bit results only");
+        }
+
+        std::vector<uint32_t> key{0x4D4D4144u /* "MMAD" */, a_->id, b_->id, c_->id, r_->id, mask_};
+        if (const uint32_t existing = state_.find_function(key)) return existing;
+        const uint32_t kernel = link_kernel();
+        if (!kernel) return 0;
+        const uint32_t parameters[] = {a_->lowered, b_->lowered, c_->lowered};
+        ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
+        generate(function, kernel);
+        state_.remember_function(std::move(key), function.id());
+        return function.id();
+    }
+
+  private:
+    uint32_t fail(const std::string& why) {
+        state_.context.diagnostics.error(std::format("OpCooperativeMatrixMulAddKHR cannot be lowered: {}", why),
+                                         instruction_.source_offset(), ir::instruction_text(instruction_.words(), module_));
+        return 0;
+    }
+
+    bool has(uint32_t bit) const { return (mask_ & bit) != 0; }
+    bool saturating() const { return has(spv::CooperativeMatrixOperandsSaturatingAccumulationKHRMask); }
+
+    uint32_t wide_type() {
+        return is_float_ ? state_.types().get_type_float(ir::kFloat32) : state_.types().get_type_int(32, true);
+    }
+
+    uint32_t link_kernel() {
+        const LaneLayout& c = c_->layout;
+        const std::vector<SpecializationValue> values = {
+            value(0, a_->rows),           value(1, a_->columns),         value(2, c.columns_per_lane),
+            value(3, c.row_groups),       value(4, c.rows_per_lane),     value(5, saturating() ? 1 : 0),
+            value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
+            value(7, a_->layout.length), value(8, b_->layout.length), value(9, c.length)};
+        std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
+        for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
+        if (const uint32_t existing = state_.find_function(key)) return existing;
+        const uint32_t kernel = helpers::link_helper_function(module_, state_.types(), "coopmat_muladd",
+                                                              is_float_ ? "coopmat_muladd_float" : "coopmat_muladd_int",
+                                                              values, state_.context.diagnostics);
+        if (kernel) state_.remember_function(std::move(key), kernel);
+        return kernel;
+    }
+
+    // A 32-bit component for the kernel: floats converted, integers sign- or zero-extended as the
+    // Matrix*SignedComponents operands say (the component type's own signedness does not count).
+    uint32_t widen(ir::Builder& b, uint32_t value, const MatrixType& matrix, bool is_signed) {
+        const ComponentInfo& c = matrix.component;
+        const uint32_t wide = wide_type();
+        if (is_float_) {
+            return state_.types().float_format(c.type) == ir::kFloat32 ? value : b.add(spv::OpFConvert, wide, {value});
+        }
+        if (c.width < 32) {
+            if (is_signed) return b.add(spv::OpSConvert, wide, {value});
+            value = b.add(spv::OpUConvert, state_.uint_type(), {value});
+            return b.add(spv::OpBitcast, wide, {value});
+        }
+        return c.type == wide ? value : b.add(spv::OpBitcast, wide, {value});
+    }
+
+    uint32_t narrow(ir::Builder& b, uint32_t value) {
+        const ComponentInfo& r = r_->component;
+        if (is_float_) return state_.types().float_format(r.type) == ir::kFloat32 ? value : b.add(spv::OpFConvert, r.type, {value});
+        if (r.width < 32) return b.add(spv::OpSConvert, r.type, {value});  // the low-order bits, as the spec asks
+        return r.type == wide_type() ? value : b.add(spv::OpBitcast, r.type, {value});
+    }
+
+    // The whole matrix widened, in a Function variable the kernel can take.
+    uint32_t widened_variable(ir::FunctionBuilder& function, uint32_t matrix_value, const MatrixType& matrix, bool is_signed) {
+        ir::Builder& b = function.body();
+        const uint32_t array = state_.types().get_type_array(wide_type(), state_.uint_constant(matrix.layout.length));
+        std::vector<uint32_t> components;
+        for (uint32_t e = 0; e < matrix.layout.length; ++e) {
+            components.push_back(widen(b, b.add(spv::OpCompositeExtract, matrix.component.type, {matrix_value, e}), matrix, is_signed));
+        }
+        const uint32_t variable = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, array));
+        function.body().add(spv::OpStore, 0, {variable, function.body().add(spv::OpCompositeConstruct, array, components)});
+        return variable;
+    }
+
+    void generate(ir::FunctionBuilder& function, uint32_t kernel) {
+        const uint32_t a = widened_variable(function, function.parameter(0), *a_,
+                                            has(spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask));
+        const uint32_t b = widened_variable(function, function.parameter(1), *b_,
+                                            has(spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask));
+        const uint32_t c = widened_variable(function, function.parameter(2), *c_,
+                                            has(spv::CooperativeMatrixOperandsMatrixCSignedComponentsKHRMask));
+        ir::Builder& body = function.body();
+        const LanePosition lane = lane_position(state_, body, c_->layout);
+        const uint32_t group = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type()));
+        body.add(spv::OpStore, 0, {group, lane.row_group});
+        body.add(spv::OpFunctionCall, state_.types().get_type_void(), {kernel, a, b, c, group});
+        const uint32_t wide_array = state_.types().get_type_array(wide_type(), state_.uint_constant(c_->layout.length));
+        const uint32_t sums = body.add(spv::OpLoad, wide_array, {c});
+        std::vector<uint32_t> components;
+        for (uint32_t e = 0; e < r_->layout.length; ++e) {
+            components.push_back(narrow(body, body.add(spv::OpCompositeExtract, wide_type(), {sums, e})));
+        }
+        function.finish(body.add(spv::OpCompositeConstruct, r_->lowered, components));
+    }
+
+    LoweringState& state_;
+    ir::Module& module_;
+    const ir::Instruction& instruction_;
+    const MatrixType* a_ = nullptr;
+    const MatrixType* b_ = nullptr;
+    const MatrixType* c_ = nullptr;
+    const MatrixType* r_ = nullptr;
+    uint32_t mask_ = 0;
+    bool is_float_ = false;
+};
+
+}  // namespace
+
+bool lower_multiply_add(LoweringState& state, ir::BasicBlock& block, size_t index) {
+    const ir::Instruction& instruction = *block.instructions[index];
+    const uint32_t function = MultiplyAdd(state, instruction).function();
+    if (!function) return false;
+    const auto operands = instruction.operand_words();
+    const uint32_t call[] = {function, operands[0], operands[1], operands[2]};
+    const uint32_t type = state.matrices.find(instruction.type_id())->lowered;
+    const uint32_t result = instruction.result_id();
+    block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));  // `instruction` dies here
+    ir::Builder(state.module(), block, index).add(spv::OpFunctionCall, type, call, result);
+    return true;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,100 @@
+// The KHR cooperative-matrix pass on every coopmat module of the corpus, at the subgroup sizes real
+// devices have: the output must no longer declare the capability and must pass spirv-val. The lane
+// layout it relies on is checked against a direct enumeration of the matrix.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+#include "passes/cooperative_matrix/lane_layout.h"
+#include "spirv_corpus.h"
+#include "vkpolyfill/lowering/cooperative_matrix.h"
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
+
+namespace vkpolyfill::lowering::test {
+namespace {
+
+constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
+
+Target emulating_coopmat(uint32_t subgroup_size) {
+    Target target;
+    target.subgroup_size = subgroup_size;
+    target.max_shared_memory_bytes = 32768;
+    target.emulate = bit(Emulated::KhrCooperativeMatrix);
+    return target;
+}
+
+std::string messages(const Result& result) {
+    std::string text;
+    for (const Diagnostic& d : result.diagnostics) text += format(d, "module") + "\n";
+    return text;
+}
+
+TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupSize) {
+    size_t lowered = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!(scan_emulated_capabilities(module.words) & bit(Emulated::KhrCooperativeMatrix))) continue;
+        for (uint32_t subgroup_size : {8u, 16u, 32u, 64u}) {
+            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size));
+            const Result result = lower(module.words, emulating_coopmat(subgroup_size), {});
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_TRUE(result.changed);
+            EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            ++lowered;
+        }
+    }
+    EXPECT_GE(lowered, 4u) << "the corpus has no cooperative-matrix module";
+}
+
+// Every element of the matrix, for every invocation of the subgroup: which (row, column) it holds.
+std::multiset<std::pair<uint32_t, uint32_t>> held(uint32_t rows, uint32_t columns, cooperative_matrix::Use use,
+                                                  uint32_t subgroup_size) {
+    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size);
+    std::multiset<std::pair<uint32_t, uint32_t>> elements;
+    for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
+        for (uint32_t e = 0; e < layout->length; ++e) {
+            const uint32_t group = layout->row_groups > 1 ? lane / layout->column_lanes : 0;
+            elements.insert({layout->row(e, group), layout->column(e, lane % layout->column_lanes)});
+        }
+    }
+    return elements;
+}
+
+TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEverywhere) {
+    for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u}) {
+        for (auto [rows, columns] : {std::pair{16u, 16u}, {16u, 8u}, {8u, 8u}, {32u, 16u}}) {
+            SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(columns) + " at " + std::to_string(subgroup_size));
+            if (!cooperative_matrix::lane_layout(rows, columns, cooperative_matrix::Use::Accumulator, subgroup_size)) continue;
+            const auto accumulator = held(rows, columns, cooperative_matrix::Use::Accumulator, subgroup_size);
+            ASSERT_EQ(accumulator.size(), rows * columns);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t c = 0; c < columns; ++c) EXPECT_EQ(accumulator.count({r, c}), 1u) << r << "," << c;
+            }
+            const auto a = held(rows, columns, cooperative_matrix::Use::A, subgroup_size);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t c = 0; c < columns; ++c) EXPECT_EQ(a.count({r, c}), subgroup_size);
+            }
+            // B: every invocation holds whole columns, and every column is held.
+            const auto b = held(rows, columns, cooperative_matrix::Use::B, subgroup_size);
+            for (uint32_t c = 0; c < columns; ++c) EXPECT_GE(b.count({0, c}), 1u);
+        }
+    }
+}
+
+TEST(CooperativeMatrixConfigurations, OfferedShapesFitTheSubgroupAndTheArithmetic) {
+    const ArithmeticSupport everything{true, true, true};
+    const auto at8 = cooperative_matrix_configurations(8, everything);
+    EXPECT_EQ(at8.size(), 15u);
+    const auto no_int8 = cooperative_matrix_configurations(8, {true, false, false});
+    for (const auto& c : no_int8) {
+        EXPECT_NE(c.a, ComponentType::SInt8);
+        EXPECT_NE(c.a, ComponentType::BFloat16);
+    }
+    // 128 invocations cannot share an 8x8 accumulator evenly.
+    for (const auto& c : cooperative_matrix_configurations(128, everything)) EXPECT_GT(c.m * c.n, 64u);
+}
+
+}  // namespace
+}  // namespace vkpolyfill::lowering::test
