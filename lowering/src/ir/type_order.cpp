@@ -20,20 +20,22 @@ void sort_types_values_constants(Module& module) {
     std::vector<size_t> order;
     order.reserve(section.size());
     std::vector<Operand> operands;
-    // Depth-first, dependencies first. A pointer type that was forward declared may point at a struct
-    // that contains it: its pointee is not a dependency (the OpTypeForwardPointer stands in).
+    // Depth-first, dependencies first. A struct may name a pointer type before its OpTypePointer when
+    // an OpTypeForwardPointer declared it (a struct pointing at itself): that is not a dependency, and
+    // the forward declarations all go first.
     const auto visit = [&](auto&& self, size_t index) -> void {
         if (state[index] != 0) return;
         state[index] = 1;
         const Instruction& instruction = *section[index];
-        const bool cut_pointee = instruction.opcode() == spv::OpTypePointer && forward_declared.contains(instruction.result_id());
+        const bool is_struct = instruction.opcode() == spv::OpTypeStruct;
         std::vector<uint32_t> dependencies;
         operands.clear();
         if (instruction.opcode() != spv::OpTypeForwardPointer && walk_operands(instruction.words(), module, operands).empty()) {
             for (const Operand& operand : operands) {
                 if (!is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult) continue;
-                if (cut_pointee && operand.first_word == 3) continue;
-                dependencies.push_back(instruction.word(operand.first_word));
+                const uint32_t id = instruction.word(operand.first_word);
+                if (is_struct && forward_declared.contains(id)) continue;
+                dependencies.push_back(id);
             }
         }
         for (uint32_t id : dependencies) {
@@ -42,6 +44,9 @@ void sort_types_values_constants(Module& module) {
         state[index] = 2;
         order.push_back(index);
     };
+    for (size_t i = 0; i < section.size(); ++i) {
+        if (section[i]->opcode() == spv::OpTypeForwardPointer) visit(visit, i);
+    }
     for (size_t i = 0; i < section.size(); ++i) visit(visit, i);
 
     InstructionList sorted;

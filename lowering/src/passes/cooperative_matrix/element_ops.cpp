@@ -84,7 +84,8 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
     const uint32_t result_id = instruction.result_id();
     // `instruction` and `operands` die here.
     block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));
-    ir::Builder(module, block, index).add(spv::OpFunctionCall, result->lowered, call, result_id);
+    // The call keeps the matrix type until the pass replaces every matrix type at the end.
+    ir::Builder(module, block, index).add(spv::OpFunctionCall, result->id, call, result_id);
     return true;
 }
 

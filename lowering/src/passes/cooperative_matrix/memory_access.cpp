@@ -180,7 +180,8 @@ class AccessFunction {
         if (is_store_) {
             builder.add(spv::OpFunctionCall, state_.types().get_type_void(), call);
         } else {
-            builder.add(spv::OpFunctionCall, matrix_->lowered, call, instruction_.result_id());
+            // The matrix type stays until the pass replaces every matrix type at the end.
+            builder.add(spv::OpFunctionCall, matrix_->id, call, instruction_.result_id());
         }
         return true;
     }

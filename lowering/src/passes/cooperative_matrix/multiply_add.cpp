@@ -165,7 +165,7 @@ bool lower_multiply_add(LoweringState& state, ir::BasicBlock& block, size_t inde
     if (!function) return false;
     const auto operands = instruction.operand_words();
     const uint32_t call[] = {function, operands[0], operands[1], operands[2]};
-    const uint32_t type = state.matrices.find(instruction.type_id())->lowered;
+    const uint32_t type = instruction.type_id();  // replaced with the array type at the end of the pass
     const uint32_t result = instruction.result_id();
     block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));  // `instruction` dies here
     ir::Builder(state.module(), block, index).add(spv::OpFunctionCall, type, call, result);
