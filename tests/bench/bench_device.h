@@ -1,0 +1,56 @@
+// A Vulkan device for the benchmark, on the loader's driver, either without the layer or through it
+// with force_emulation=VK_KHR_cooperative_matrix. It enables what the GEMM shaders need where the
+// device has it, and says whether f16 x f16 -> f32 cooperative matrices of a shape can run, and if
+// not, why.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "debug_messages.h"
+#include "vulkan_context.h"
+
+namespace vkpolyfill::bench {
+
+enum class Route { Native, Emulated };  // without the layer / through it, forcing coopmat emulation
+
+struct MatrixShape {
+    uint32_t m = 0, n = 0, k = 0;
+    std::string name() const;  // "8x8x8"
+};
+
+class BenchDevice {
+  public:
+    explicit BenchDevice(Route route);
+    ~BenchDevice();
+    BenchDevice(const BenchDevice&) = delete;
+    BenchDevice& operator=(const BenchDevice&) = delete;
+
+    test::Context& context() { return *context_; }
+    const Route route;
+    std::string device_name;
+    uint32_t subgroup_size = 0;
+    bool require_subgroup_size = false;   // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo for compute
+    bool require_full_subgroups = false;  // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
+    double timestamp_period_ns = 0;       // 0: the queue has no timestamps
+    uint64_t timestamp_mask = 0;
+
+    // Empty when subgroup-scope f16 x f16 -> f32 matrices of `shape` can run here: natively on the
+    // native route, emulated by the layer on the emulated route. Otherwise the reason.
+    std::string coopmat_unavailable(const MatrixShape& shape) const;
+    // What the layer reported at warning or error severity so far (failure reasons).
+    std::string layer_problems() const;
+
+  private:
+    void read_properties(const VkPhysicalDeviceVulkan13Features& enabled);
+    std::string why_not_emulated() const;  // empty when the layer emulates coopmat on this device
+
+    test::DebugMessages messages_;
+    std::unique_ptr<test::Context> context_;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;  // on the emulated route: the layer's later messages
+    std::string coopmat_missing_;  // why the device has no usable VK_KHR_cooperative_matrix at all
+    std::vector<VkCooperativeMatrixPropertiesKHR> shapes_;
+};
+
+}  // namespace vkpolyfill::bench

@@ -1,0 +1,44 @@
+// The two GEMM shaders and their specialization constants. Constant 0 is the workgroup size and
+// constant 1 the subgroup size, both derived; the named parameters are constants 2, 3, ... in
+// order, and can be overridden from the command line ("rm=8,rn=2").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace vkpolyfill::bench {
+
+enum class Kernel { Scalar, Coopmat };
+
+struct KernelConfig {
+    Kernel kernel;
+    std::vector<std::pair<std::string, uint32_t>> parameters;
+
+    uint32_t get(std::string_view name) const;
+    std::string describe() const;  // "rm=8 rn=2 ..."
+    std::string label() const;     // what the variant is, for people: "coopmat, A/B via shared memory"
+    // Sets parameters from "name=value,name=value"; throws std::invalid_argument naming a bad one.
+    void override_with(std::string_view assignments);
+};
+
+// Tuned on lavapipe 26 (the native driver); see the shaders.
+KernelConfig default_config(Kernel kernel);
+// The scalar kernel tuned on lavapipe 25 (the plain driver), as overrides of the default.
+inline constexpr char kScalarOnLavapipe25[] = "rm=8,rn=16,sgm=1,sgn=1,bk=8,bsel=0";
+const char* shader_path(Kernel kernel);  // under shaders/
+
+// What a configuration means for dispatch: workgroup size and the block of C one workgroup
+// computes (the GEMM's M and N must be multiples of it, K a multiple of tile_k).
+struct Geometry {
+    uint32_t invocations = 0;
+    uint32_t tile_m = 0, tile_n = 0, tile_k = 0;
+};
+Geometry geometry(const KernelConfig& config, uint32_t subgroup_size);
+
+// Every specialization constant's value, constant 0 first.
+std::vector<uint32_t> specialization(const KernelConfig& config, uint32_t subgroup_size);
+
+}  // namespace vkpolyfill::bench

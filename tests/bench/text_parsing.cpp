@@ -1,0 +1,28 @@
+#include "text_parsing.h"
+
+#include <charconv>
+#include <stdexcept>
+#include <string>
+
+namespace vkpolyfill::bench {
+
+std::vector<std::string_view> split_list(std::string_view list) {
+    std::vector<std::string_view> items;
+    while (!list.empty()) {
+        const size_t comma = list.find(',');
+        items.push_back(list.substr(0, comma));
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return items;
+}
+
+uint32_t parse_uint(std::string_view text, std::string_view what) {
+    uint32_t value = 0;
+    const char* end = text.data() + text.size();
+    if (text.empty() || std::from_chars(text.data(), end, value).ptr != end) {
+        throw std::invalid_argument(std::string(what) + " wants a number, got '" + std::string(text) + "'");
+    }
+    return value;
+}
+
+}  // namespace vkpolyfill::bench
