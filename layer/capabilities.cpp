@@ -1,12 +1,13 @@
 #include "capabilities.h"
 
-#include <cstring>
+#include "capability_khr_cooperative_matrix.h"
 
 namespace vkpolyfill {
 
 std::span<const Capability> implemented_capabilities() {
     // The capability issues ([K], [C], [T], [I], [L]) each register their extension here.
-    return {};
+    static const Capability capabilities[] = {khr_cooperative_matrix_capability()};
+    return capabilities;
 }
 
 const char* to_string(Provision provision) {
@@ -18,20 +19,30 @@ const char* to_string(Provision provision) {
     return "unavailable";
 }
 
-bool PhysicalDeviceRecord::emulates(const char* extension) const {
+bool PhysicalDeviceRecord::emulates(const char* extension) const { return provision_of(extension) == Provision::Emulated; }
+
+Provision PhysicalDeviceRecord::provision_of(std::string_view extension) const {
     for (const CapabilityDecision& d : decisions) {
-        if (d.provision == Provision::Emulated && std::strcmp(d.capability->extension, extension) == 0) return true;
+        if (d.capability->extension == extension) return d.provision;
     }
-    return false;
+    return Provision::Unavailable;
 }
 
-lowering::EmulatedSet PhysicalDeviceRecord::emulated_set() const {
+namespace {
+
+lowering::EmulatedSet set_of(const std::vector<CapabilityDecision>& decisions, Provision provision) {
     lowering::EmulatedSet set = 0;
     for (const CapabilityDecision& d : decisions) {
-        if (d.provision == Provision::Emulated) set |= lowering::bit(d.capability->lowering);
+        if (d.provision == provision) set |= lowering::bit(d.capability->lowering);
     }
     return set;
 }
+
+}  // namespace
+
+lowering::EmulatedSet PhysicalDeviceRecord::emulated_set() const { return set_of(decisions, Provision::Emulated); }
+
+lowering::EmulatedSet PhysicalDeviceRecord::native_set() const { return set_of(decisions, Provision::Native); }
 
 PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settings& settings) {
     PhysicalDeviceRecord record{std::move(facts), {}};

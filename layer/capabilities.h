@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <vkpolyfill/lowering/lower.h>
@@ -15,6 +16,12 @@
 #include "settings.h"
 
 namespace vkpolyfill {
+
+// A Vulkan command the layer implements, by name.
+struct EntryPoint {
+    const char* name;
+    PFN_vkVoidFunction function;
+};
 
 struct Capability {
     const char* extension;
@@ -30,8 +37,12 @@ struct Capability {
     // Called on a copy of every vkCreateDevice info while the capability is emulated, before the
     // layer removes its extensions from the copy: take out the structs the driver must not see,
     // and, when the application enabled the extension, turn on the core features the lowered
-    // code will need.
-    void (*prepare_device_create_info)(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreateInfo& create_info);
+    // code will need. `api_version` is the version the device is used at (instance and device).
+    void (*prepare_device_create_info)(const PhysicalDeviceFacts& facts, uint32_t api_version,
+                                       vku::safe_VkDeviceCreateInfo& create_info);
+    // The extension's physical-device commands (reachable through vkGetInstanceProcAddr and
+    // vk_layerGetPhysicalDeviceProcAddr); each passes through to the driver when it is native.
+    std::span<const EntryPoint> physical_device_functions;
 };
 
 std::span<const Capability> implemented_capabilities();
@@ -50,7 +61,10 @@ struct PhysicalDeviceRecord {
     std::vector<CapabilityDecision> decisions;  // one per implemented capability
 
     bool emulates(const char* extension) const;
+    // Unavailable for an extension the layer does not implement.
+    Provision provision_of(std::string_view extension) const;
     lowering::EmulatedSet emulated_set() const;
+    lowering::EmulatedSet native_set() const;
 };
 
 PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settings& settings);

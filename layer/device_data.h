@@ -19,6 +19,7 @@ struct DeviceData {
     VkPhysicalDevice physical_device = VK_NULL_HANDLE;
     std::shared_ptr<const PhysicalDeviceRecord> record;
     lowering::EmulatedSet enabled_emulation = 0;  // emulated capabilities the application enabled
+    uint32_t api_version = VK_API_VERSION_1_0;    // the version the device is used at (instance and driver)
 };
 
 // Keyed by a VkDevice's dispatch key, which its queues and command buffers share.

@@ -1,7 +1,9 @@
 // vkCreateDevice / vkDestroyDevice. The driver never sees the layer's extensions or the emulated
 // capabilities' structs: they are removed from a deep copy of the create info (safe structs), and
 // the application's own chain is left as it was.
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
@@ -69,19 +71,21 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
             data->enabled_emulation |= lowering::bit(d.capability->lowering);
         }
     }
+    // An application info without a version means 1.0.
+    data->api_version = std::min(std::max(instance.api_version, VK_API_VERSION_1_0), record.facts.properties.apiVersion);
 
-    VkResult result;
+    // The driver gets the application's create info unless the layer has something to take out or add.
+    std::optional<vku::safe_VkDeviceCreateInfo> copy;
     const std::vector<const char*> provided = layer_provided_enabled(pCreateInfo, record);
-    if (provided.empty() && record.emulated_set() == 0) {
-        result = next_create(physicalDevice, pCreateInfo, pAllocator, pDevice);
-    } else {
-        vku::safe_VkDeviceCreateInfo copy(pCreateInfo);
+    if (!provided.empty() || record.emulated_set() != 0) {
+        copy.emplace(pCreateInfo);
         for (const CapabilityDecision& d : record.decisions) {
-            if (d.provision == Provision::Emulated) d.capability->prepare_device_create_info(record.facts, copy);
+            if (d.provision == Provision::Emulated) d.capability->prepare_device_create_info(record.facts, data->api_version, *copy);
         }
-        for (const char* name : provided) vku::RemoveExtension(copy, name);
-        result = next_create(physicalDevice, copy.ptr(), pAllocator, pDevice);
+        for (const char* name : provided) vku::RemoveExtension(*copy, name);
     }
+    const VkDeviceCreateInfo* driver_info = copy ? copy->ptr() : pCreateInfo;
+    const VkResult result = next_create(physicalDevice, driver_info, pAllocator, pDevice);
     if (result != VK_SUCCESS) return result;
 
     data->device = *pDevice;

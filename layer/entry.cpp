@@ -17,10 +17,7 @@
 namespace vkpolyfill {
 namespace {
 
-struct Hook {
-    const char* name;
-    PFN_vkVoidFunction function;
-};
+using Hook = EntryPoint;
 #define VKPOLYFILL_HOOK(alias, function) Hook{"vk" #alias, reinterpret_cast<PFN_vkVoidFunction>(hooks::function)}
 
 // Functions on a VkPhysicalDevice: reachable through vkGetInstanceProcAddr and, for the loader's
@@ -55,6 +52,15 @@ PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
     return nullptr;
 }
 
+// The layer's own physical-device commands and those of the capabilities it implements.
+PFN_vkVoidFunction find_physical_device_hook(const char* name) {
+    if (PFN_vkVoidFunction hook = find_hook(kPhysicalDeviceHooks, name)) return hook;
+    for (const Capability& capability : implemented_capabilities()) {
+        if (PFN_vkVoidFunction hook = find_hook(capability.physical_device_functions, name)) return hook;
+    }
+    return nullptr;
+}
+
 const VkLayerProperties kLayerProperties = [] {
     VkLayerProperties properties{};
     write_string(properties.layerName, kLayerName);
@@ -74,10 +80,10 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(V
 VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
     if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
-    for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kPhysicalDeviceHooks),
-                                        std::span<const Hook>(kDeviceHooks)}) {
+    for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
     }
+    if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
     if (instance == VK_NULL_HANDLE) return nullptr;
     return instance_data(instance).next.GetInstanceProcAddr(instance, pName);
 }
@@ -90,7 +96,7 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(V
 
 VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_layerGetPhysicalDeviceProcAddr(VkInstance instance,
                                                                                            const char* pName) {
-    if (PFN_vkVoidFunction hook = find_hook(kPhysicalDeviceHooks, pName)) return hook;
+    if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
     PFN_GetPhysicalDeviceProcAddr next = instance_data(instance).next_get_physical_device_proc_addr;
     return next ? next(instance, pName) : nullptr;
 }

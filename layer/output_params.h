@@ -11,16 +11,34 @@
 
 namespace vkpolyfill {
 
-template <typename T, size_t Extent>
-VkResult write_enumeration(std::span<const T, Extent> items, uint32_t* count, T* out) {
+// `write(item, out)` fills one element.
+template <typename T, size_t Extent, typename Write>
+VkResult write_enumeration(std::span<const T, Extent> items, uint32_t* count, T* out, Write write) {
     if (out == nullptr) {
         *count = static_cast<uint32_t>(items.size());
         return VK_SUCCESS;
     }
     const uint32_t written = std::min<uint32_t>(*count, static_cast<uint32_t>(items.size()));
-    std::copy_n(items.begin(), written, out);
+    for (uint32_t i = 0; i < written; ++i) write(items[i], out[i]);
     *count = written;
     return written < items.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+template <typename T, size_t Extent>
+VkResult write_enumeration(std::span<const T, Extent> items, uint32_t* count, T* out) {
+    return write_enumeration(items, count, out, [](const T& item, T& element) { element = item; });
+}
+
+// For output structs the application may chain (sType, pNext): its sType and pNext stay as they were.
+template <typename T, size_t Extent>
+VkResult write_chained_enumeration(std::span<const T, Extent> items, uint32_t* count, T* out) {
+    return write_enumeration(items, count, out, [](const T& item, T& element) {
+        const VkStructureType type = element.sType;
+        void* next = element.pNext;
+        element = item;
+        element.sType = type;
+        element.pNext = next;
+    });
 }
 
 // Copies a string into a char[N] field, truncated and zero-filled.

@@ -57,6 +57,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
     chain_if(facts.native_spec_version(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME) != 0, facts.nv_cooperative_matrix2, head);
     chain_if(facts.native_spec_version(VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME) != 0, facts.shader_tile_image, head);
     chain_if(facts.native_spec_version(VK_ARM_TENSORS_EXTENSION_NAME) != 0, facts.arm_tensors, head);
+    chain_if(facts.native_spec_version(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) != 0, facts.shader_bfloat16, head);
     VkPhysicalDeviceFeatures2 features = vku::InitStruct<VkPhysicalDeviceFeatures2>(head);
     features2(physical_device, &features);
 
@@ -77,6 +78,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.nv_cooperative_matrix2),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.shader_tile_image),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.arm_tensors),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.shader_bfloat16),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup_size_control),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.driver)}) {

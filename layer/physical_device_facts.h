@@ -34,6 +34,9 @@ struct PhysicalDeviceFacts {
     VkPhysicalDeviceShaderTileImageFeaturesEXT shader_tile_image{};
     VkPhysicalDeviceTensorFeaturesARM arm_tensors{};
 
+    // Optional arithmetic the emulations can offer matrix types for: zero when the driver lacks it.
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR shader_bfloat16{};
+
     // The driver's spec version of an extension, 0 if it does not have it.
     uint32_t native_spec_version(std::string_view extension) const;
 };
