@@ -8,6 +8,7 @@
 #include <vulkan/utility/vk_dispatch_table.h>
 
 #include "capabilities.h"
+#include "device_shaders.h"
 #include "instance_data.h"
 
 namespace vkpolyfill {
@@ -20,6 +21,7 @@ struct DeviceData {
     std::shared_ptr<const PhysicalDeviceRecord> record;
     lowering::EmulatedSet enabled_emulation = 0;  // emulated capabilities the application enabled
     uint32_t api_version = VK_API_VERSION_1_0;    // the version the device is used at (instance and driver)
+    std::unique_ptr<DeviceShaders> shaders;       // null when enabled_emulation is 0
 };
 
 // Keyed by a VkDevice's dispatch key, which its queues and command buffers share.

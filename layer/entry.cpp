@@ -43,6 +43,16 @@ const Hook kInstanceHooks[] = {
 const Hook kDeviceHooks[] = {
     VKPOLYFILL_HOOK(DestroyDevice, DestroyDevice),
 };
+
+// Shader interception: the device's own entry points unless the application enabled an emulated
+// capability on it, so other devices pay nothing for it.
+const Hook kShaderHooks[] = {
+    VKPOLYFILL_HOOK(CreateShaderModule, CreateShaderModule),
+    VKPOLYFILL_HOOK(DestroyShaderModule, DestroyShaderModule),
+    VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT),
+    VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
+    VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
+};
 #undef VKPOLYFILL_HOOK
 
 PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
@@ -80,7 +90,8 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(V
 VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
     if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
-    for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks)}) {
+    for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks),
+                                        std::span<const Hook>(kShaderHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
     }
     if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
@@ -91,7 +102,12 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr
 VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
     if (PFN_vkVoidFunction hook = find_hook(kDeviceHooks, pName)) return hook;
-    return device_data(device).next.GetDeviceProcAddr(device, pName);
+    const DeviceData& data = device_data(device);
+    const PFN_vkVoidFunction next = data.next.GetDeviceProcAddr(device, pName);
+    // A command the driver lacks stays absent: the hooks only wrap what is there.
+    if (next == nullptr || !data.shaders) return next;
+    if (PFN_vkVoidFunction hook = find_hook(kShaderHooks, pName)) return hook;
+    return next;
 }
 
 VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_layerGetPhysicalDeviceProcAddr(VkInstance instance,

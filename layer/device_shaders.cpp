@@ -1,0 +1,29 @@
+#include "device_shaders.h"
+
+namespace vkpolyfill {
+namespace {
+
+// The SPIR-V versions each Vulkan version must consume.
+uint32_t spirv_version_for(uint32_t api_version) {
+    if (api_version >= VK_API_VERSION_1_3) return 0x00010600;
+    if (api_version >= VK_API_VERSION_1_2) return 0x00010500;
+    if (api_version >= VK_API_VERSION_1_1) return 0x00010300;
+    return 0x00010000;
+}
+
+}  // namespace
+
+std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
+                                                   uint32_t api_version, const VkDeviceCreateInfo* create_info,
+                                                   const std::string& cache_dir) {
+    if (enabled == 0) return nullptr;
+    lowering::Target target;
+    target.vulkan_version = api_version;
+    target.spirv_version = spirv_version_for(api_version);
+    target.max_shared_memory_bytes = record.facts.properties.limits.maxComputeSharedMemorySize;
+    target.emulate = enabled;
+    target.native = record.native_set();
+    return std::make_unique<DeviceShaders>(target, subgroup_control(record.facts, create_info), cache_dir);
+}
+
+}  // namespace vkpolyfill

@@ -1,0 +1,38 @@
+// What the layer keeps per device to intercept shaders: only on devices where the application
+// enabled an emulated capability (elsewhere every shader and pipeline call goes straight down).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <vkpolyfill/lowering/lower.h>
+#include <vulkan/vulkan_core.h>
+
+#include "capabilities.h"
+#include "captured_modules.h"
+#include "lowering_cache.h"
+#include "subgroup_pinning.h"
+
+namespace vkpolyfill {
+
+struct DeviceShaders {
+    DeviceShaders(const lowering::Target& device_target, const SubgroupControl& control, const std::string& cache_dir)
+        : target(device_target), subgroup(control), cache(cache_dir) {}
+
+    lowering::Target target;  // the device's part; subgroup_size is set per stage
+    SubgroupControl subgroup;
+    CapturedModules modules;
+    LoweringCache cache;
+
+    // Whether code uses a capability the layer emulates on this device.
+    bool needs_lowering(std::span<const uint32_t> code) const {
+        return (lowering::scan_emulated_capabilities(code) & target.emulate) != 0;
+    }
+};
+
+// `create_info` is what the driver received (the layer's copy or the application's own).
+std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
+                                                   uint32_t api_version, const VkDeviceCreateInfo* create_info,
+                                                   const std::string& cache_dir);
+
+}  // namespace vkpolyfill

@@ -1,0 +1,85 @@
+// vkCreateShadersEXT (VK_EXT_shader_object): compute shaders whose SPIR-V uses an emulated capability
+// are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for.
+// Shaders of one call may be linked to each other, so a failure to lower any of them fails the
+// whole call before the driver sees it: every pShaders entry is VK_NULL_HANDLE.
+#include <algorithm>
+#include <format>
+#include <vector>
+
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "device_data.h"
+#include "hooks.h"
+#include "shader_stage_lowering.h"
+
+namespace vkpolyfill::hooks {
+namespace {
+
+std::span<const uint32_t> spirv_words(const VkShaderCreateInfoEXT& info) {
+    return {static_cast<const uint32_t*>(info.pCode), info.codeSize / sizeof(uint32_t)};
+}
+
+bool shader_needs_lowering(const DeviceShaders& shaders, const VkShaderCreateInfoEXT& info) {
+    return info.stage == VK_SHADER_STAGE_COMPUTE_BIT && info.codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT &&
+           shaders.needs_lowering(spirv_words(info));
+}
+
+// The application's create infos, copied shallowly and rewritten where lowered, and what those point to.
+struct LoweredShaders {
+    std::vector<VkShaderCreateInfoEXT> infos;
+    std::vector<LoweredWords> words;
+    std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT> required_sizes;
+};
+
+VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
+    const DeviceShaders& shaders = *data.shaders;
+    for (size_t i = 0; i < lowered.infos.size(); ++i) {
+        VkShaderCreateInfoEXT& info = lowered.infos[i];
+        if (!shader_needs_lowering(shaders, info)) continue;
+        const StageCode code{capture(spirv_words(info)), std::format("the compute shader of pCreateInfos[{}]", i), {}};
+        const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.pNext);
+        LoweredStage stage = lower_stage(data, code, {info.pName, info.pSpecializationInfo, subgroups.size});
+        if (stage.result != VK_SUCCESS) return stage.result;
+        info.pCode = stage.words->data();
+        info.codeSize = stage.words->size() * sizeof(uint32_t);
+        if (subgroups.add_required_size) {
+            VkShaderRequiredSubgroupSizeCreateInfoEXT& required = lowered.required_sizes[i];
+            required = vku::InitStructHelper(const_cast<void*>(info.pNext));
+            required.requiredSubgroupSize = subgroups.size;
+            info.pNext = &required;
+            info.flags &= ~VK_SHADER_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT_EXT;  // one of the sizes it allowed
+        }
+        if (can_require_full_subgroups(shaders.subgroup, *stage.words, info.pName, subgroups.size)) {
+            info.flags |= VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
+        }
+        lowered.words[i] = std::move(stage.words);
+    }
+    return VK_SUCCESS;
+}
+
+}  // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t createInfoCount, const VkShaderCreateInfoEXT* pCreateInfos,
+                                                const VkAllocationCallbacks* pAllocator, VkShaderEXT* pShaders) {
+    const DeviceData& data = device_data(device);
+    const std::span<const VkShaderCreateInfoEXT> infos(pCreateInfos, createInfoCount);
+    if (!data.shaders || std::ranges::none_of(infos, [&](const VkShaderCreateInfoEXT& info) {
+            return shader_needs_lowering(*data.shaders, info);
+        })) {
+        return data.next.CreateShadersEXT(device, createInfoCount, pCreateInfos, pAllocator, pShaders);
+    }
+    VkResult result = VK_ERROR_OUT_OF_HOST_MEMORY;
+    try {
+        LoweredShaders lowered{{infos.begin(), infos.end()}, std::vector<LoweredWords>(infos.size()),
+                               std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT>(infos.size())};
+        result = lower_shaders(data, lowered);
+        if (result == VK_SUCCESS) {
+            return data.next.CreateShadersEXT(device, createInfoCount, lowered.infos.data(), pAllocator, pShaders);
+        }
+    } catch (...) {  // allocation failed before the driver was called
+    }
+    std::fill(pShaders, pShaders + createInfoCount, VK_NULL_HANDLE);
+    return result;
+}
+
+}  // namespace vkpolyfill::hooks
