@@ -1,0 +1,252 @@
+#include "options.h"
+
+#include <charconv>
+#include <cstring>
+#include <format>
+#include <limits>
+#include <string_view>
+
+namespace vkpolyfill::cli {
+namespace {
+
+constexpr uint32_t vulkan(uint32_t minor) { return (1u << 22) | (minor << 12); }
+
+struct Preset {
+    std::string_view name;
+    uint32_t vulkan_version;
+    uint32_t spirv_version;
+    uint32_t subgroup_size;  // 0: the device family is unknown, --subgroup-size says
+    uint32_t shared_memory;  // the version's guaranteed minimum, or the device's
+};
+
+constexpr Preset kPresets[] = {
+    {"lavapipe", vulkan(4), 0x00010600, 8, 32768},
+    {"vulkan1.4", vulkan(4), 0x00010600, 0, 16384},
+    {"vulkan1.3", vulkan(3), 0x00010600, 0, 16384},
+    {"vulkan1.2", vulkan(2), 0x00010500, 0, 16384},
+};
+
+struct SetName {
+    std::string_view name;
+    lowering::Emulated set;
+};
+
+// Named after the SPIR-V extension each set lowers.
+constexpr SetName kSets[] = {
+    {"SPV_KHR_cooperative_matrix", lowering::Emulated::KhrCooperativeMatrix},
+    {"SPV_NV_cooperative_matrix2", lowering::Emulated::NvCooperativeMatrix2},
+    {"SPV_NV_tensor_addressing", lowering::Emulated::NvTensorAddressing},
+    {"SPV_ARM_tensors", lowering::Emulated::ArmTensors},
+    {"SPV_EXT_shader_tile_image", lowering::Emulated::ExtShaderTileImage},
+    {"SPV_INTEL_long_composites", lowering::Emulated::IntelLongComposites},
+};
+
+lowering::EmulatedSet every_set() {
+    lowering::EmulatedSet all = 0;
+    for (const SetName& s : kSets) all |= lowering::bit(s.set);
+    return all;
+}
+
+lowering::Target target_of(const Preset& preset) {
+    lowering::Target target;
+    target.vulkan_version = preset.vulkan_version;
+    target.spirv_version = preset.spirv_version;
+    target.subgroup_size = preset.subgroup_size;
+    target.max_shared_memory_bytes = preset.shared_memory;
+    target.emulate = every_set();
+    return target;
+}
+
+template <typename T>
+bool parse_number(std::string_view text, T& value) {
+    int base = 10;
+    if (text.starts_with("0x") || text.starts_with("0X")) {
+        text.remove_prefix(2);
+        base = 16;
+    }
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+std::vector<uint8_t> bytes_of(const auto& value) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&value);
+    return {bytes, bytes + sizeof(value)};
+}
+
+// true/false (a 4-byte VkBool32), an integer (4 bytes, or 8 when it does not fit in 32 bits), or a
+// float (4 bytes): the bytes a VkSpecializationInfo would carry for the constant.
+std::optional<std::vector<uint8_t>> spec_value_bytes(std::string_view text) {
+    if (text == "true" || text == "false") return bytes_of(static_cast<uint32_t>(text == "true"));
+    int64_t signed_value = 0;
+    uint64_t unsigned_value = 0;
+    if (parse_number(text, signed_value)) {
+        if (signed_value >= std::numeric_limits<int32_t>::min() && signed_value <= std::numeric_limits<uint32_t>::max()) {
+            return bytes_of(static_cast<uint32_t>(signed_value));
+        }
+        return bytes_of(signed_value);
+    }
+    if (parse_number(text, unsigned_value)) return bytes_of(unsigned_value);
+    float float_value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), float_value);
+    if (error == std::errc() && end == text.data() + text.size() && !text.empty()) return bytes_of(float_value);
+    return std::nullopt;
+}
+
+bool parse_spec_constant(std::string_view text, std::vector<lowering::SpecializationValue>& values, std::string& error) {
+    const size_t equals = text.find('=');
+    uint32_t id = 0;
+    std::optional<std::vector<uint8_t>> bytes;
+    if (equals != std::string_view::npos && parse_number(text.substr(0, equals), id)) bytes = spec_value_bytes(text.substr(equals + 1));
+    if (!bytes) {
+        error = std::format("--spec-const expects ID=VALUE (VALUE an integer, a float, true or false), not '{}'", text);
+        return false;
+    }
+    values.push_back({id, std::move(*bytes)});
+    return true;
+}
+
+bool parse_sets(std::string_view text, lowering::EmulatedSet& sets, std::string& error) {
+    sets = 0;
+    while (!text.empty()) {
+        const size_t comma = text.find(',');
+        const std::string_view name = text.substr(0, comma);
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+        if (name == "all") {
+            sets |= every_set();
+            continue;
+        }
+        bool known = false;
+        for (const SetName& s : kSets) {
+            if (s.name == name) {
+                sets |= lowering::bit(s.set);
+                known = true;
+            }
+        }
+        if (!known) {
+            error = std::format("--emulate: unknown set '{}' (see --help)", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+// The option's value: "--name=value" or "--name value".
+std::optional<std::string_view> value_of(std::string_view name, int argc, const char* const* argv, int& i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() > name.size() && arg.starts_with(name) && arg[name.size()] == '=') return arg.substr(name.size() + 1);
+    if (arg != name || i + 1 >= argc) return std::nullopt;
+    return std::string_view(argv[++i]);
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, const char* const* argv, std::string& error) {
+    Options options;
+    options.target = target_of(kPresets[2]);  // vulkan1.3
+    std::optional<uint32_t> subgroup_size, shared_memory;
+    std::optional<lowering::EmulatedSet> sets;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        auto option = [&](std::string_view name) -> std::optional<std::string_view> {
+            if (!arg.starts_with(name)) return std::nullopt;
+            if (auto value = value_of(name, argc, argv, i)) return value;
+            if (arg == name) error = std::format("{} needs a value", name);
+            return std::nullopt;
+        };
+        if (arg == "-h" || arg == "--help") {
+            options.help = true;
+        } else if (arg == "--validate") {
+            options.validate = true;
+        } else if (auto out = option("-o")) {
+            options.output = *out;
+        } else if (auto name = option("--target")) {
+            const Preset* preset = nullptr;
+            for (const Preset& p : kPresets) preset = p.name == *name ? &p : preset;
+            if (preset == nullptr) {
+                error = std::format("--target: unknown target '{}' (lavapipe, vulkan1.4, vulkan1.3, vulkan1.2)", *name);
+                return std::nullopt;
+            }
+            options.target = target_of(*preset);
+        } else if (auto size = option("--subgroup-size")) {
+            uint32_t value = 0;
+            if (!parse_number(*size, value) || value == 0 || (value & (value - 1)) != 0) {
+                error = std::format("--subgroup-size expects a power of two, not '{}'", *size);
+                return std::nullopt;
+            }
+            subgroup_size = value;
+        } else if (auto bytes = option("--shared-memory")) {
+            uint32_t value = 0;
+            if (!parse_number(*bytes, value)) {
+                error = std::format("--shared-memory expects a number of bytes, not '{}'", *bytes);
+                return std::nullopt;
+            }
+            shared_memory = value;
+        } else if (auto names = option("--emulate")) {
+            lowering::EmulatedSet value = 0;
+            if (!parse_sets(*names, value, error)) return std::nullopt;
+            sets = value;
+        } else if (auto spec = option("--spec-const")) {
+            if (!parse_spec_constant(*spec, options.specialization, error)) return std::nullopt;
+        } else if (!error.empty()) {
+            return std::nullopt;
+        } else if (arg.size() > 1 && arg.starts_with('-')) {
+            error = std::format("unknown option '{}' (see --help)", arg);
+            return std::nullopt;
+        } else if (!options.input.empty()) {
+            error = std::format("more than one input file ('{}' and '{}')", options.input, arg);
+            return std::nullopt;
+        } else {
+            options.input = arg;
+        }
+        if (!error.empty()) return std::nullopt;
+    }
+    if (options.help) return options;
+    // Overrides apply to whichever preset was chosen, wherever they stand on the command line.
+    if (subgroup_size) options.target.subgroup_size = *subgroup_size;
+    if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
+    if (sets) options.target.emulate = *sets;
+    if (options.input.empty()) {
+        error = "no input file (give a .spv file, or - for standard input)";
+    } else if (options.output.empty()) {
+        error = "no output file (give -o FILE, or -o - for standard output)";
+    }
+    return error.empty() ? std::optional(std::move(options)) : std::nullopt;
+}
+
+std::string usage(const char* program) {
+    std::string sets;
+    for (const SetName& s : kSets) sets += std::format("                        {}\n", s.name);
+    return std::format(R"({0} - lower SPIR-V that uses extensions a driver lacks into core SPIR-V
+
+Usage: {0} [options] <input.spv | -> -o <output.spv | ->
+
+The input is a SPIR-V binary (- reads standard input); the lowered binary goes to the -o file
+(- writes standard output). A module that uses none of the emulated sets comes out unchanged.
+
+Options:
+  -o FILE               Where the lowered module goes (- for standard output).
+  --target NAME         The device to lower for (default vulkan1.3):
+                          lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory
+                          vulkan1.4  Vulkan 1.4, SPIR-V 1.6, 16384 bytes of shared memory
+                          vulkan1.3  Vulkan 1.3, SPIR-V 1.6, 16384 bytes of shared memory
+                          vulkan1.2  Vulkan 1.2, SPIR-V 1.5, 16384 bytes of shared memory
+                        The vulkan* targets leave the subgroup size open: lowerings that depend on it
+                        (cooperative matrices) need --subgroup-size.
+  --subgroup-size N     The subgroup size the pipeline will run at (a power of two).
+  --shared-memory BYTES maxComputeSharedMemorySize of the device.
+  --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
+{1}                        all
+  --spec-const ID=VALUE The value of specialization constant ID (repeatable): an integer (4 bytes,
+                        8 if it needs them), a float (4 bytes), true or false. Constants that shape
+                        what is lowered are frozen to these values (or their defaults); the others
+                        stay specializable.
+  --validate            Run spirv-val on the lowered module; a module it rejects is an error.
+  -h, --help            Print this help.
+
+Messages go to standard error as '<input>: error: ...'. The exit code is 0 on success and 1 on any
+error (nothing is written then).
+)",
+                       program, sets);
+}
+
+}  // namespace vkpolyfill::cli
