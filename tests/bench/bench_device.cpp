@@ -165,6 +165,7 @@ void BenchDevice::read_properties(const VkPhysicalDeviceVulkan13Features& enable
     VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&p11);
     vkGetPhysicalDeviceProperties2(context_->physical_device, &properties);
     device_name = properties.properties.deviceName;
+    cpu_device = properties.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     subgroup_size = p11.subgroupSize;
     require_subgroup_size = enabled.subgroupSizeControl && (p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
     require_full_subgroups = enabled.computeFullSubgroups;

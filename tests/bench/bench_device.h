@@ -30,6 +30,7 @@ class BenchDevice {
     test::Context& context() { return *context_; }
     const Route route;
     std::string device_name;
+    bool cpu_device = false;  // VK_PHYSICAL_DEVICE_TYPE_CPU (lavapipe)
     uint32_t subgroup_size = 0;
     bool require_subgroup_size = false;   // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo for compute
     bool require_full_subgroups = false;  // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT

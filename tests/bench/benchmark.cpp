@@ -59,6 +59,7 @@ GemmMeasurement measure_gemm(BenchDevice& device, const KernelConfig& config, co
 
 void note_device(const BenchDevice& device, Results& r) {
     r.device_name = device.device_name;
+    r.cpu_device = device.cpu_device;
     r.subgroup_size = device.subgroup_size;
     r.timestamps = device.timestamp_period_ns > 0;
 }

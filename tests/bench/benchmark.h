@@ -42,6 +42,7 @@ struct CoopmatCreation {
 struct Results {
     Options options;
     std::string device_name;
+    bool cpu_device = false;  // then process CPU time measures the work, and ratios are given by it too
     uint32_t subgroup_size = 0;
     bool timestamps = false;
     std::string load_before, load_after;  // the machine's 1-minute load average, when known

@@ -17,6 +17,12 @@ double speed_ratio(const GemmMeasurement& subject, const GemmMeasurement& baseli
     return baseline.median_ms() / subject.median_ms();
 }
 
+// The same by process CPU time: on a CPU device, the work each did, however busy the machine was.
+double cpu_ratio(const Results& r, const GemmMeasurement& subject, const GemmMeasurement& baseline) {
+    if (!r.cpu_device || !subject.measured() || !baseline.measured()) return kNone;
+    return baseline.run.cpu_ms.median / subject.run.cpu_ms.median;
+}
+
 // The extra vkCreateComputePipelines time of `with` over `without`, in percent of `without`.
 double overhead_percent(const CreationMeasurement& with, const CreationMeasurement& without) {
     if (!with.measured() || !without.measured()) return kNone;
@@ -33,6 +39,13 @@ std::string format(const char* pattern, double value) {
     char text[64];
     std::snprintf(text, sizeof text, pattern, value);
     return text;
+}
+
+// The three ratios of one coopmat variant at one size, by `ratio`.
+template <typename Ratio>
+std::string ratio_cells(const SizeResults& s, const CoopmatGemm& c, Ratio ratio) {
+    return format("%.3f", ratio(c.emulated, c.native)) + " | " + format("%.3f", ratio(c.emulated, s.scalar)) + " | " +
+           format("%.3f", ratio(c.native, s.scalar));
 }
 
 double gflops(const GemmShape& shape, const GemmMeasurement& m) {
@@ -72,16 +85,19 @@ void gemm_table(std::string& out, const Results& r) {
 }
 
 void ratio_table(std::string& out, const Results& r) {
-    out += "\nSpeed ratios (the baseline's time / the subject's time: above 1, the subject is faster):\n\n";
-    out += "| size | coopmat variant | (a)/(b) emulated vs driver coopmat | (a)/(c) emulated vs scalar | "
-           "(b)/(c) driver coopmat vs scalar |\n";
-    out += "| --- | --- | ---: | ---: | ---: |\n";
+    const std::string clock = r.timestamps ? "GPU" : "wall";
+    out += "\nSpeed ratios, the baseline's time over the subject's (above 1: the subject is faster): (a)/(b) emulated vs "
+           "driver coopmat, (a)/(c) emulated vs scalar, (b)/(c) driver coopmat vs scalar; by median " + clock + " time" +
+           (r.cpu_device ? ", and by median CPU time" : "") + ".\n\n";
+    out += "| size | coopmat variant | (a)/(b) | (a)/(c) | (b)/(c) |" +
+           std::string(r.cpu_device ? " (a)/(b) CPU | (a)/(c) CPU | (b)/(c) CPU |" : "") + "\n";
+    out += std::string("| --- | --- | ---: | ---: | ---: |") + (r.cpu_device ? " ---: | ---: | ---: |" : "") + "\n";
+    const auto by_time = [](const GemmMeasurement& a, const GemmMeasurement& b) { return speed_ratio(a, b); };
+    const auto by_cpu = [&r](const GemmMeasurement& a, const GemmMeasurement& b) { return cpu_ratio(r, a, b); };
     for (const SizeResults& s : r.sizes) {
         for (size_t v = 0; v < s.coopmat.size(); ++v) {
-            const CoopmatGemm& c = s.coopmat[v];
-            out += "| " + s.shape.name() + " | " + r.options.coopmat[v].label() + " | " +
-                   format("%.3f", speed_ratio(c.emulated, c.native)) + " | " + format("%.3f", speed_ratio(c.emulated, s.scalar)) +
-                   " | " + format("%.3f", speed_ratio(c.native, s.scalar)) + " |\n";
+            out += "| " + s.shape.name() + " | " + r.options.coopmat[v].label() + " | " + ratio_cells(s, s.coopmat[v], by_time);
+            out += (r.cpu_device ? " | " + ratio_cells(s, s.coopmat[v], by_cpu) : "") + " |\n";
         }
     }
 }
@@ -184,7 +200,7 @@ std::string markdown_report(const Results& r) {
 std::string json_report(const Results& r) {
     JsonWriter j;
     j.begin_object();
-    j.key("device").value(r.device_name).key("driver").value(r.options.driver);
+    j.key("device").value(r.device_name).key("cpu_device").value(r.cpu_device).key("driver").value(r.options.driver);
     j.key("subgroup_size").value(static_cast<double>(r.subgroup_size)).key("gpu_timestamps").value(r.timestamps);
     j.key("load_average_before").value(r.load_before).key("load_average_after").value(r.load_after);
     j.key("mesa_shader_cache_disable").value(r.mesa_shader_cache_disable);
@@ -206,6 +222,9 @@ std::string json_report(const Results& r) {
             j.key("speed_ratio_emulated_vs_native").value(speed_ratio(c.emulated, c.native));
             j.key("speed_ratio_emulated_vs_scalar").value(speed_ratio(c.emulated, s.scalar));
             j.key("speed_ratio_native_vs_scalar").value(speed_ratio(c.native, s.scalar));
+            j.key("cpu_time_ratio_emulated_vs_native").value(cpu_ratio(r, c.emulated, c.native));
+            j.key("cpu_time_ratio_emulated_vs_scalar").value(cpu_ratio(r, c.emulated, s.scalar));
+            j.key("cpu_time_ratio_native_vs_scalar").value(cpu_ratio(r, c.native, s.scalar));
             j.end_object();
         }
         j.end_array();
