@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "build_identity.h"
 #include "file_io.h"
 #include "layer_info.h"
 
@@ -36,24 +37,24 @@ class Reader {
     size_t offset_ = 0;
 };
 
-std::string file_contents(const LoweringKey& key, const std::vector<uint32_t>& words) {
+std::string file_contents(const std::string& key, const std::vector<uint32_t>& words) {
     std::string out;
     append_u32(out, kFileMagic);
     append_u32(out, kFileFormat);
-    append_bytes(out, key.bytes);
+    append_bytes(out, key);
     append_bytes(out, std::string_view(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t)));
     const ContentHash check = hash_of(std::span(words));
     out.append(reinterpret_cast<const char*>(&check), sizeof(check));
     return out;
 }
 
-LoweredWords parse_file(std::span<const std::byte> bytes, const LoweringKey& key) {
+LoweredWords parse_file(std::span<const std::byte> bytes, const std::string& key) {
     Reader in(bytes);
     uint32_t magic = 0, format = 0, key_size = 0, words_size = 0;
     if (!in.u32(magic) || magic != kFileMagic || !in.u32(format) || format != kFileFormat) return nullptr;
-    if (!in.u32(key_size) || key_size != key.bytes.size()) return nullptr;
+    if (!in.u32(key_size) || key_size != key.size()) return nullptr;
     std::string stored_key(key_size, '\0');
-    if (!in.take(stored_key.data(), key_size) || stored_key != key.bytes) return nullptr;
+    if (!in.take(stored_key.data(), key_size) || stored_key != key) return nullptr;
     if (!in.u32(words_size) || words_size % sizeof(uint32_t) != 0 || words_size > bytes.size()) return nullptr;
     std::vector<uint32_t> words(words_size / sizeof(uint32_t));
     ContentHash check;
@@ -84,11 +85,12 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
     return key;
 }
 
-LoweringCache::LoweringCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+LoweringCache::LoweringCache(std::filesystem::path directory)
+    : directory_(std::move(directory)), identity_(directory_.empty() ? std::string() : build_identity()) {}
 
 std::filesystem::path LoweringCache::file_of(const LoweringKey& key) const {
     if (directory_.empty()) return {};
-    return directory_ / (key.hash.hex() + ".vkpolyfill-lowered");
+    return directory_ / (hash_of(std::span<const char>(disk_key(key))).hex() + ".vkpolyfill-lowered");
 }
 
 std::optional<LoweringCache::Hit> LoweringCache::find(const LoweringKey& key) {
@@ -98,7 +100,7 @@ std::optional<LoweringCache::Hit> LoweringCache::find(const LoweringKey& key) {
     if (directory_.empty()) return std::nullopt;
     const std::optional<std::vector<std::byte>> bytes = read_file(file_of(key));
     if (!bytes) return std::nullopt;
-    LoweredWords words = parse_file(*bytes, key);
+    LoweredWords words = parse_file(*bytes, disk_key(key));
     if (!words) return std::nullopt;
     memory_.insert_or_assign(key.hash.low, Entry{std::make_shared<const std::string>(key.bytes), words});
     return Hit{std::move(words), true};
@@ -107,7 +109,7 @@ std::optional<LoweringCache::Hit> LoweringCache::find(const LoweringKey& key) {
 bool LoweringCache::store(const LoweringKey& key, LoweredWords words) {
     memory_.insert_or_assign(key.hash.low, Entry{std::make_shared<const std::string>(key.bytes), words});
     if (directory_.empty()) return true;
-    const std::string contents = file_contents(key, *words);
+    const std::string contents = file_contents(disk_key(key), *words);
     return write_file_atomically(file_of(key), std::as_bytes(std::span(contents)));
 }
 

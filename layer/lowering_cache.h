@@ -1,8 +1,8 @@
 // Lowered modules by what determines them: the module's hash, the entry point, the specialization
-// data, and the Target (subgroup size, versions, shared memory, emulated and native sets). In memory
-// per device, and on disk under the cache_dir setting, where files are named by a hash of the key and
-// the layer version and hold the whole key, so a stale, foreign or corrupt file is a miss, not a
-// wrong module.
+// data, the Target (subgroup size, versions, shared memory, emulated and native sets) and the layer
+// version. In memory per device, and on disk under the cache_dir setting, where files are named by a
+// hash of the key and the layer's build identity and hold both whole, so a stale, foreign or corrupt
+// file is a miss, not a wrong module.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@ namespace vkpolyfill {
 
 struct LoweringKey {
     std::string bytes;  // everything the lowering depends on, serialized; compared whole
-    ContentHash hash;   // of bytes: names the disk file and the dumps
+    ContentHash hash;   // of bytes: the memory cache's slot and the dumps' file names
 };
 
 LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point,
@@ -46,11 +46,14 @@ class LoweringCache {
     std::filesystem::path file_of(const LoweringKey& key) const;
 
   private:
+    std::string disk_key(const LoweringKey& key) const { return identity_ + key.bytes; }
+
     struct Entry {
         std::shared_ptr<const std::string> key;  // compared whole on lookup: the map is keyed by part of its hash
         LoweredWords words;
     };
     std::filesystem::path directory_;
+    std::string identity_;  // build_identity(), with a cache directory
     vku::concurrent::unordered_map<uint64_t, Entry, 4> memory_;
 };
 
