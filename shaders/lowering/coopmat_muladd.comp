@@ -20,14 +20,14 @@ layout(constant_id = 8) const uint LENGTH_B = 1;  // K * NL
 layout(constant_id = 9) const uint LENGTH_C = 1;  // ROWS * NL
 
 // Sums in k order with fused multiply-adds: one rounding per step, as a hardware dot product would.
-// The result replaces c (each element is read before it is written).
+// Each A element is fetched once and used for all the invocation's columns in turn. The result
+// replaces c (each element is read before it is written).
 void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group) {
     [[unroll]] for (uint u = 0; u < ROWS; ++u) {
         const uint row = group + u * G;
-        [[unroll]] for (uint t = 0; t < NL; ++t) {
-            float sum = c[u * NL + t];
-            [[unroll]] for (uint k = 0; k < K; ++k) sum = fma(a[row * K + k], b[k * NL + t], sum);
-            c[u * NL + t] = sum;
+        [[unroll]] for (uint k = 0; k < K; ++k) {
+            const float x = a[row * K + k];
+            [[unroll]] for (uint t = 0; t < NL; ++t) c[u * NL + t] = fma(x, b[k * NL + t], c[u * NL + t]);
         }
     }
 }

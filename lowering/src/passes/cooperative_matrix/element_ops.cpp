@@ -54,8 +54,10 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
         operand_matrices.push_back(matrix);
         parameter_types.push_back(matrix ? matrix->lowered : module.type_of(operand));
     }
-    const uint32_t scalar_opcode =
-        instruction.opcode() == spv::OpMatrixTimesScalar ? static_cast<uint32_t>(spv::OpFMul) : instruction.opcode();
+    // OpMatrixTimesScalar on a matrix is a multiplication of each component (glslang also emits it
+    // for integer matrices).
+    uint32_t scalar_opcode = instruction.opcode();
+    if (scalar_opcode == spv::OpMatrixTimesScalar) scalar_opcode = result->component.is_float ? spv::OpFMul : spv::OpIMul;
 
     std::vector<uint32_t> key{0x454C4D54u /* "ELMT" */, scalar_opcode, result->id};
     key.insert(key.end(), parameter_types.begin(), parameter_types.end());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <format>
+#include <map>
 #include <optional>
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
@@ -242,8 +243,10 @@ class AccessFunction {
         uint32_t sub_id;              // the same as an id
     };
 
-    ElementAddress element_address(ir::Builder& b, uint32_t e, const LanePosition& lane, uint32_t base, std::span<const uint32_t> indices,
-                           uint32_t stride) {
+    // The address of element `e`'s array element. Elements that share one (the components of a
+    // vector, the same row of a replicated A) share the instructions: computed once, loaded once.
+    ElementAddress element_address(ir::Builder& b, uint32_t e, const LanePosition& lane, uint32_t base,
+                                   std::span<const uint32_t> indices, uint32_t first, uint32_t stride) {
         const LaneLayout& layout = matrix_->layout;
         const uint32_t row = element_row(state_, b, layout, lane, e);
         const uint32_t column = element_column(state_, b, layout, lane, e);
@@ -254,7 +257,6 @@ class AccessFunction {
         const uint32_t minor_value = column_major_ ? layout.row(e, 0) : layout.column(e, 0);
         const uint32_t ratio = pointee_.count * per_scalar_;
         const uint32_t u = state_.uint_type();
-        uint32_t offset = b.add(spv::OpIMul, u, {major, stride});
         uint32_t element = minor;
         ElementAddress result;
         if (ratio > 1) {
@@ -263,12 +265,19 @@ class AccessFunction {
             if (minor_fixed) result.sub = minor_value % ratio;
             result.sub_id = minor_fixed ? state_.uint_constant(minor_value % ratio) : b.add(spv::OpUMod, u, {minor, ratio_id});
         }
-        offset = b.add(spv::OpIAdd, u, {offset, element});
+        if (const auto known = addresses_.find({major, element}); known != addresses_.end()) {
+            result.chain = known->second.chain;
+            result.pointer = known->second.pointer;
+            return result;
+        }
+        auto& line = lines_[major];  // first + major * stride: one per row (or column)
+        if (line == 0) line = b.add(spv::OpIAdd, u, {first, b.add(spv::OpIMul, u, {major, stride})});
         result.chain.assign(indices.begin(), indices.end() - 1);
-        result.chain.push_back(b.add(spv::OpIAdd, u, {as_uint(b, indices.back()), offset}));
+        result.chain.push_back(b.add(spv::OpIAdd, u, {line, element}));
         std::vector<uint32_t> operands{base};
         operands.insert(operands.end(), result.chain.begin(), result.chain.end());
         result.pointer = b.add(spv::OpAccessChain, state_.types().get_type_pointer(storage(), pointee_.type), operands);
+        addresses_[{major, element}] = result;
         return result;
     }
 
@@ -306,18 +315,27 @@ class AccessFunction {
         return p;
     }
 
-    uint32_t load_component(ir::Builder& b, const ElementAddress& address, const MemoryOperands& memory) {
-        std::vector<uint32_t> load{address.pointer};
-        load.insert(load.end(), memory.words.begin(), memory.words.end());
-        uint32_t value = b.add(spv::OpLoad, pointee_.type, load);
+    uint32_t load_component(ir::Builder& b, const ElementAddress& address, uint32_t base, const MemoryOperands& memory) {
         const uint32_t component = matrix_->component.type;
-        if (pointee_.count == 1 && per_scalar_ == 1) {
-            return pointee_.scalar_type == component ? value : b.add(spv::OpBitcast, component, {value});
-        }
         const Place p = place(b, address);
-        if (pointee_.count > 1) value = extract(b, pointee_.scalar_type, value, p.scalar, p.scalar_id);
-        if (per_scalar_ == 1) return pointee_.scalar_type == component ? value : b.add(spv::OpBitcast, component, {value});
-        const uint32_t vector = b.add(spv::OpBitcast, state_.types().get_type_vector(component, per_scalar_), {value});
+        uint32_t scalar;
+        if (pointee_.count > 1 && !p.scalar) {
+            // Each invocation wants a different scalar of the vector: load just that one, rather
+            // than the vector and a per-invocation dynamic extract (slow on SIMD-lane drivers).
+            std::vector<uint32_t> load{scalar_pointer(b, address, base, p)};
+            load.insert(load.end(), memory.words.begin(), memory.words.end());
+            scalar = b.add(spv::OpLoad, pointee_.scalar_type, load);
+        } else {
+            uint32_t& value = loaded_[address.pointer];  // elements sharing an array element load it once
+            if (value == 0) {
+                std::vector<uint32_t> load{address.pointer};
+                load.insert(load.end(), memory.words.begin(), memory.words.end());
+                value = b.add(spv::OpLoad, pointee_.type, load);
+            }
+            scalar = pointee_.count > 1 ? extract(b, pointee_.scalar_type, value, p.scalar, p.scalar_id) : value;
+        }
+        if (per_scalar_ == 1) return pointee_.scalar_type == component ? scalar : b.add(spv::OpBitcast, component, {scalar});
+        const uint32_t vector = b.add(spv::OpBitcast, state_.types().get_type_vector(component, per_scalar_), {scalar});
         return extract(b, component, vector, p.within, p.within_id);
     }
 
@@ -384,6 +402,7 @@ class AccessFunction {
         std::vector<uint32_t> indices;
         for (uint32_t index : path_.indices) indices.push_back(is_constant(index) ? index : function.parameter(parameter++));
         const uint32_t stride = as_uint(b, function.parameter(parameter++));
+        const uint32_t first = as_uint(b, indices.back());
         const uint32_t value = is_store_ ? function.parameter(parameter) : 0;
         const LaneLayout& layout = matrix_->layout;
         const LanePosition lane = lane_position(state_, b, layout);
@@ -392,7 +411,7 @@ class AccessFunction {
         if (!is_store_) {
             std::vector<uint32_t> components;
             for (uint32_t e = 0; e < layout.length; ++e) {
-                components.push_back(load_component(b, element_address(b, e, lane, base, indices, stride), memory));
+                components.push_back(load_component(b, element_address(b, e, lane, base, indices, first, stride), base, memory));
             }
             function.finish(b.add(spv::OpCompositeConstruct, matrix_->lowered, components));
             return true;
@@ -407,7 +426,7 @@ class AccessFunction {
         ir::Builder& body = function.body();
         for (uint32_t e = 0; e < layout.length; ++e) {
             const uint32_t component = body.add(spv::OpCompositeExtract, matrix_->component.type, {value, e});
-            store_component(body, element_address(body, e, lane, base, indices, stride), base, component, memory);
+            store_component(body, element_address(body, e, lane, base, indices, first, stride), base, component, memory);
         }
         if (writers < subgroup) function.end_if();
         function.finish(0);
@@ -430,6 +449,10 @@ class AccessFunction {
     AccessPath path_;
     Pointee pointee_{};
     uint32_t per_scalar_ = 1;
+    // Per generated function: shared address computations and loads.
+    std::map<std::pair<uint32_t, uint32_t>, ElementAddress> addresses_;
+    std::map<uint32_t, uint32_t> lines_;
+    std::map<uint32_t, uint32_t> loaded_;
 };
 
 }  // namespace
