@@ -18,3 +18,20 @@ echo
 echo "== Device extensions the layer adds"
 added=$(comm -13 <(extensions) <(VK_INSTANCE_LAYERS=VK_LAYER_POLYFILL_extensions extensions))
 echo "${added:-(none)}"
+
+echo
+echo "== A GLSL cooperative-matrix shader, lowered offline for this device's subgroup size"
+subgroup=$(vulkaninfo 2>/dev/null | sed -n 's/^\tsubgroupSize *= *\([0-9]*\)/\1/p' | head -n1)
+shader="$VKPOLYFILL_BUILD_DIR/shaders/tests/coopmat_khr.comp.spv"
+lowered=$(mktemp)
+"$VKPOLYFILL_BUILD_DIR/lowering/cli/vkpolyfill-lower" --target vulkan1.3 --subgroup-size "${subgroup:-8}" \
+  --validate "$shader" -o "$lowered"
+echo "coopmat_khr.comp: $(spirv-dis "$shader" | grep -c CooperativeMatrix) cooperative-matrix instructions;" \
+  "lowered for subgroup size ${subgroup:-8}: $(spirv-dis "$lowered" | grep -c CooperativeMatrix), and spirv-val accepts it"
+rm -f "$lowered"
+
+echo
+echo "== An f16 GEMM written with cooperative matrices, run through the layer on this device"
+echo "   (emulated with force_emulation where the driver has the extension; results checked on the CPU)"
+"$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_bench" --driver system --sizes 256 --reps 3 \
+  --only emulated,native,scalar --coopmat tm=16,tn=16,tk=16 2>&1 | grep -E '^\| (size|---|256)' | cut -c1-150
