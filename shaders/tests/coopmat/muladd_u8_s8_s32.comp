@@ -1,0 +1,9 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Mixed signedness: uint8 A, sint8 B, sint32 accumulators.
+#define A_TYPE uint8_t
+#define B_TYPE int8_t
+#define C_TYPE int
+#define MULADD(a, b, c) coopMatMulAdd(a, b, c)
+#include "muladd.glsl"
