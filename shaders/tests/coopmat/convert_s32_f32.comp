@@ -1,0 +1,7 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// OpConvertSToF from s32 to f32 matrices.
+#define FROM_TYPE int
+#define TO_TYPE float
+#include "convert.glsl"
