@@ -1,0 +1,6 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Constants and composites of float32 matrices.
+#define TYPE float
+#include "composite.glsl"

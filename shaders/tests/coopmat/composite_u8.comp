@@ -1,0 +1,6 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Constants and composites of uint8 matrices.
+#define TYPE uint8_t
+#include "composite.glsl"

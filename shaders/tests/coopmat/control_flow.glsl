@@ -1,0 +1,31 @@
+// Matrices through control flow; OP selects:
+//   0 if/else assignment: O = FLAG != 0 ? A : B;
+//   1 the same as a ?: expression (glslang writes OpSelect of matrix type);
+//   2 a loop accumulating O = A + A + ... (COUNT times) from a zero matrix.
+// After spirv-opt -O the matrices travel through OpPhi (and OpSelect). FLAG and COUNT are push
+// constants. Wrappers (control_flow_*.comp) define TYPE.
+#include "common.glsl"
+#include "matrix_io.glsl"
+
+layout(constant_id = 4) const uint OP = 0;
+
+layout(push_constant) uniform Push { uint flag; uint count; };
+
+void main() {
+    MATRIX a, b, o;
+    LOAD(a, a_data);
+    LOAD(b, b_data);
+    if (OP == 0) {
+        if (flag != 0) {
+            o = a;
+        } else {
+            o = b;
+        }
+    } else if (OP == 1) {
+        o = flag != 0 ? a : b;
+    } else {
+        o = MATRIX(TYPE(0));
+        for (uint i = 0; i < count; ++i) o = o + a;
+    }
+    STORE_O(o);
+}

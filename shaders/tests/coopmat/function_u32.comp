@@ -1,0 +1,6 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// uint32 matrices through functions and variables.
+#define TYPE uint
+#include "function.glsl"

@@ -1,0 +1,6 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Length and the element mapping of uint32 matrices.
+#define TYPE uint
+#include "length.glsl"
