@@ -17,13 +17,14 @@ struct Preset {
     uint32_t spirv_version;
     uint32_t subgroup_size;  // 0: the device family is unknown, --subgroup-size says
     uint32_t shared_memory;  // the version's guaranteed minimum, or the device's
+    bool simd_lane_invocations;  // a CPU driver whose invocations are SIMD lanes
 };
 
 constexpr Preset kPresets[] = {
-    {"lavapipe", vulkan(4), 0x00010600, 8, 32768},
-    {"vulkan1.4", vulkan(4), 0x00010600, 0, 16384},
-    {"vulkan1.3", vulkan(3), 0x00010600, 0, 16384},
-    {"vulkan1.2", vulkan(2), 0x00010500, 0, 16384},
+    {"lavapipe", vulkan(4), 0x00010600, 8, 32768, true},
+    {"vulkan1.4", vulkan(4), 0x00010600, 0, 16384, false},
+    {"vulkan1.3", vulkan(3), 0x00010600, 0, 16384, false},
+    {"vulkan1.2", vulkan(2), 0x00010500, 0, 16384, false},
 };
 
 struct SetName {
@@ -53,6 +54,7 @@ lowering::Target target_of(const Preset& preset) {
     target.spirv_version = preset.spirv_version;
     target.subgroup_size = preset.subgroup_size;
     target.max_shared_memory_bytes = preset.shared_memory;
+    target.simd_lane_invocations = preset.simd_lane_invocations;
     target.emulate = every_set();
     return target;
 }
@@ -226,7 +228,8 @@ The input is a SPIR-V binary (- reads standard input); the lowered binary goes t
 Options:
   -o FILE               Where the lowered module goes (- for standard output).
   --target NAME         The device to lower for (default vulkan1.3):
-                          lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory
+                          lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory,
+                                     invocations as SIMD lanes (narrow loads read 32 bits at a time)
                           vulkan1.4  Vulkan 1.4, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.3  Vulkan 1.3, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.2  Vulkan 1.2, SPIR-V 1.5, 16384 bytes of shared memory

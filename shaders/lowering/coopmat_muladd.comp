@@ -20,14 +20,25 @@ layout(constant_id = 8) const uint LENGTH_B = 1;  // K * NL
 layout(constant_id = 9) const uint LENGTH_C = 1;  // ROWS * NL
 
 // Sums in k order with fused multiply-adds: one rounding per step, as a hardware dot product would.
-// Each A element is fetched once and used for all the invocation's columns in turn. The result
-// replaces c (each element is read before it is written).
+// Register-blocked over ROW_BLOCK rows: each B element is fetched once per block of rows and each
+// A element once per row, so a SIMD-lane driver (lavapipe) keeps the block's accumulators, A values
+// and one B value in registers instead of reloading spills for every product. The result replaces c
+// (each element is read before it is written).
+const uint ROW_BLOCK = 4;
+
 void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group) {
-    [[unroll]] for (uint u = 0; u < ROWS; ++u) {
-        const uint row = group + u * G;
+    [[unroll]] for (uint u0 = 0; u0 < ROWS; u0 += ROW_BLOCK) {
         [[unroll]] for (uint k = 0; k < K; ++k) {
-            const float x = a[row * K + k];
-            [[unroll]] for (uint t = 0; t < NL; ++t) c[u * NL + t] = fma(x, b[k * NL + t], c[u * NL + t]);
+            float a_block[ROW_BLOCK];
+            [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
+                a_block[i] = u0 + i < ROWS ? a[(group + (u0 + i) * G) * K + k] : 0.0;
+            }
+            [[unroll]] for (uint t = 0; t < NL; ++t) {
+                const float b_element = b[k * NL + t];
+                [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
+                    if (u0 + i < ROWS) c[(u0 + i) * NL + t] = fma(a_block[i], b_element, c[(u0 + i) * NL + t]);
+                }
+            }
         }
     }
 }

@@ -17,9 +17,10 @@ namespace {
 
 constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
 
-Target emulating_coopmat(uint32_t subgroup_size) {
+Target emulating_coopmat(uint32_t subgroup_size, bool simd_lanes = false) {
     Target target;
     target.subgroup_size = subgroup_size;
+    target.simd_lane_invocations = simd_lanes;
     target.max_shared_memory_bytes = 32768;
     target.emulate = bit(Emulated::KhrCooperativeMatrix);
     return target;
@@ -35,9 +36,9 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
     size_t lowered = 0;
     for (const CorpusModule& module : corpus()) {
         if (!(scan_emulated_capabilities(module.words) & bit(Emulated::KhrCooperativeMatrix))) continue;
-        for (uint32_t subgroup_size : {8u, 16u, 32u, 64u}) {
-            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size));
-            const Result result = lower(module.words, emulating_coopmat(subgroup_size), {});
+        for (auto [subgroup_size, simd_lanes] : {std::pair{8u, false}, {8u, true}, {16u, false}, {32u, false}, {64u, false}}) {
+            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size) + (simd_lanes ? " (SIMD lanes)" : ""));
+            const Result result = lower(module.words, emulating_coopmat(subgroup_size, simd_lanes), {});
             ASSERT_TRUE(result.ok) << messages(result);
             EXPECT_TRUE(result.changed);
             EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);

@@ -3,17 +3,13 @@
 #include <vector>
 
 namespace vkpolyfill::lowering::ir {
-namespace {
-
-void add_to_interfaces(Module& module, uint32_t variable) {
+void add_to_entry_point_interfaces(Module& module, uint32_t variable) {
     for (auto& entry_point : module.entry_points) {
         std::vector<uint32_t> words(entry_point->words().begin() + 1, entry_point->words().end());
         words.push_back(variable);
         entry_point = make_instruction(spv::OpEntryPoint, words);
     }
 }
-
-}  // namespace
 
 uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn builtin, uint32_t value_type) {
     for (const auto& annotation : module.annotations) {
@@ -33,7 +29,7 @@ uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn buil
     module.register_definition(*module.types_values_constants.back());
     const uint32_t decoration[] = {variable, spv::DecorationBuiltIn, static_cast<uint32_t>(builtin)};
     module.annotations.push_back(make_instruction(spv::OpDecorate, decoration));
-    add_to_interfaces(module, variable);
+    add_to_entry_point_interfaces(module, variable);
     return variable;
 }
 

@@ -12,4 +12,7 @@ namespace vkpolyfill::lowering::ir {
 
 uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn builtin, uint32_t value_type);
 
+// Lists a new global variable in every entry point's interface.
+void add_to_entry_point_interfaces(Module& module, uint32_t variable);
+
 }  // namespace vkpolyfill::lowering::ir

@@ -29,6 +29,10 @@ struct Target {
     uint32_t subgroup_size = 0;            // fixed subgroup size, 0 when unknown
     uint32_t max_shared_memory_bytes = 0;  // maxComputeSharedMemorySize
     EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
+    // Invocations are SIMD lanes of a CPU thread (lavapipe): there a load whose address differs per
+    // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads
+    // narrow data 32 bits at a time where it can.
+    bool simd_lane_invocations = false;
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;

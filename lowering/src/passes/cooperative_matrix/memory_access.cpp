@@ -1,5 +1,7 @@
 #include "passes/cooperative_matrix/memory_access.h"
 
+#include "passes/cooperative_matrix/word_view.h"
+
 #include <algorithm>
 #include <array>
 #include <format>
@@ -167,6 +169,12 @@ class AccessFunction {
             return fail("a store of components packed into wider array elements needs 32-bit integer array elements");
         }
 
+        // Per-invocation narrow loads on a SIMD-lane driver: read whole words instead (word_view.h).
+        if (!is_store_ && matrix_->use != Use::A && state_.context.target.simd_lane_invocations && pointee_.count == 1 &&
+            per_scalar_ == 1 && path_.base_is_global) {
+            view_ = word_view(state_, path_.base, path_.indices, pointee_.type);
+        }
+
         std::vector<uint32_t> arguments;
         if (!path_.base_is_global) arguments.push_back(path_.base);
         for (uint32_t index : path_.indices) {
@@ -210,7 +218,7 @@ class AccessFunction {
         std::vector<uint32_t> key{is_store_ ? 1u : 0u, matrix_->id, column_major_ ? 1u : 0u, path_.base_is_global ? path_.base : 0,
                                   module_.type_of(path_.base), pointee_.type, module_.type_of(stride_)};
         for (uint32_t index : path_.indices) key.push_back(is_constant(index) ? index : module_.type_of(index) | 0x80000000u);
-        key.push_back(0xFFFFFFFFu);
+        key.push_back(view_ ? view_->variable : 0xFFFFFFFFu);
         key.insert(key.end(), memory_operands_.begin(), memory_operands_.end());
         return key;
     }
@@ -411,7 +419,9 @@ class AccessFunction {
         if (!is_store_) {
             std::vector<uint32_t> components;
             for (uint32_t e = 0; e < layout.length; ++e) {
-                components.push_back(load_component(b, element_address(b, e, lane, base, indices, first, stride), base, memory));
+                const ElementAddress address = element_address(b, e, lane, base, indices, first, stride);
+                components.push_back(view_ ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
+                                           : load_component(b, address, base, memory));
             }
             function.finish(b.add(spv::OpCompositeConstruct, matrix_->lowered, components));
             return true;
@@ -449,6 +459,7 @@ class AccessFunction {
     AccessPath path_;
     Pointee pointee_{};
     uint32_t per_scalar_ = 1;
+    std::optional<WordView> view_;
     // Per generated function: shared address computations and loads.
     std::map<std::pair<uint32_t, uint32_t>, ElementAddress> addresses_;
     std::map<uint32_t, uint32_t> lines_;
