@@ -12,8 +12,7 @@
 //                           are B's.
 #include <cstring>
 
-#include <spirv-tools/libspirv.hpp>
-
+#include "coopmat_assembly.h"
 #include "coopmat_cases.h"
 #include "coopmat_matrix.h"
 #include "coopmat_runs.h"
@@ -89,63 +88,19 @@ Observation run_composite(CoopmatDevice& device, Op op, const MatrixType& m, boo
     return observation;
 }
 
-// OpSpecConstantComposite of matrix type, which glslang does not write: a 32-bit component type,
-// rows, columns, use and the splatted value all specialization constants (ids 1-4).
+// OpSpecConstantComposite of matrix type, which glslang does not write: the splatted value is
+// specialization constant 4, stored to buffer 0.
 std::vector<uint32_t> assemble_spec_constant_composite(Component type) {
-    const std::string component = type == VK_COMPONENT_TYPE_FLOAT32_KHR ? "OpTypeFloat 32" : "OpTypeInt 32 1";
-    const std::string text = R"(
-               OpCapability Shader
-               OpCapability VulkanMemoryModel
-               OpCapability CooperativeMatrixKHR
-               OpExtension "SPV_KHR_cooperative_matrix"
-               OpMemoryModel Logical Vulkan
-               OpEntryPoint GLCompute %main "main" %output
-               OpExecutionMode %main LocalSize 1 1 1
-               OpDecorate %wg_x SpecId 0
-               OpDecorate %rows SpecId 1
-               OpDecorate %cols SpecId 2
-               OpDecorate %use SpecId 3
-               OpDecorate %splat SpecId 4
-               OpDecorate %wg_size BuiltIn WorkgroupSize
-               OpDecorate %array ArrayStride 4
-               OpDecorate %block Block
-               OpMemberDecorate %block 0 Offset 0
-               OpDecorate %output DescriptorSet 0
-               OpDecorate %output Binding 0
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %uint = OpTypeInt 32 0
-     %v3uint = OpTypeVector %uint 3
-  %component = )" + component + R"(
-     %uint_0 = OpConstant %uint 0
-     %uint_1 = OpConstant %uint 1
-   %subgroup = OpConstant %uint 3
-       %wg_x = OpSpecConstant %uint 8
-    %wg_size = OpSpecConstantComposite %v3uint %wg_x %uint_1 %uint_1
-       %rows = OpSpecConstant %uint 8
-       %cols = OpSpecConstant %uint 8
-        %use = OpSpecConstant %uint 2
+    return assemble(module_head(type, 1, "", "OpDecorate %splat SpecId 4\n") + R"(
       %splat = OpSpecConstant %component 1
-     %matrix = OpTypeCooperativeMatrixKHR %component %subgroup %rows %cols %use
    %splatted = OpSpecConstantComposite %matrix %splat
-      %array = OpTypeRuntimeArray %component
-      %block = OpTypeStruct %array
-  %block_ptr = OpTypePointer StorageBuffer %block
-    %element = OpTypePointer StorageBuffer %component
-     %output = OpVariable %block_ptr StorageBuffer
        %main = OpFunction %void None %fn
       %entry = OpLabel
-      %first = OpAccessChain %element %output %uint_0 %uint_0
+      %first = OpAccessChain %element %buffer0 %uint_0 %uint_0
                OpCooperativeMatrixStoreKHR %first %splatted %uint_0 %cols
                OpReturn
                OpFunctionEnd
-)";
-    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
-    std::string errors;
-    tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* message) { errors += message; });
-    std::vector<uint32_t> words;
-    if (!tools.Assemble(text, &words)) throw std::runtime_error("assembling the OpSpecConstantComposite module: " + errors);
-    return words;
+)");
 }
 
 Observation run_spec_constant_composite(CoopmatDevice& device, const MatrixType& m) {
