@@ -416,14 +416,30 @@ class AccessFunction {
         const LanePosition lane = lane_position(state_, b, layout);
         const MemoryOperands memory = element_memory_operands(memory_operands_, path_.storage_class, pointee_bytes());
 
+        if (!is_store_ && !view_) {
+            function.finish(load_matrix(b, lane, base, indices, first, stride, memory, false));
+            return true;
+        }
         if (!is_store_) {
-            std::vector<uint32_t> components;
-            for (uint32_t e = 0; e < layout.length; ++e) {
-                const ElementAddress address = element_address(b, e, lane, base, indices, first, stride);
-                components.push_back(view_ ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
-                                           : load_component(b, address, base, memory));
+            // Whole words may reach past the end of a buffer whose size is not a multiple of four,
+            // where robust access reads zeros: use them only when the matrix's last word is inside.
+            const uint32_t u = state_.uint_type();
+            const uint32_t bool_type = state_.types().get_type_bool();
+            const uint32_t majors = column_major_ ? matrix_->columns : matrix_->rows;
+            const uint32_t minors = column_major_ ? matrix_->rows : matrix_->columns;
+            const uint32_t last = b.add(spv::OpIAdd, u, {b.add(spv::OpIAdd, u, {first, state_.uint_constant(view_->first_element + minors - 1)}),
+                                                         b.add(spv::OpIMul, u, {state_.uint_constant(majors - 1), stride})});
+            const uint32_t last_word = b.add(spv::OpUDiv, u, {last, state_.uint_constant(32 / matrix_->component.width)});
+            const uint32_t words = b.add(spv::OpArrayLength, u, {view_->variable, 0});
+            const uint32_t fits = b.add(spv::OpULessThan, bool_type, {last_word, words});
+            const uint32_t result = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
+            for (const bool through_words : {true, false}) {
+                function.begin_if(through_words ? fits : function.body().add(spv::OpLogicalNot, bool_type, {fits}));
+                const uint32_t matrix = load_matrix(function.body(), lane, base, indices, first, stride, memory, through_words);
+                function.body().add(spv::OpStore, 0, {result, matrix});
+                function.end_if();
             }
-            function.finish(b.add(spv::OpCompositeConstruct, matrix_->lowered, components));
+            function.finish(function.body().add(spv::OpLoad, matrix_->lowered, {result}));
             return true;
         }
         // Copies of the same element (all of A, B across row groups) are written by one of them.
@@ -441,6 +457,21 @@ class AccessFunction {
         if (writers < subgroup) function.end_if();
         function.finish(0);
         return true;
+    }
+
+    // Every element this invocation holds, in one block; `through_words` reads them via view_.
+    uint32_t load_matrix(ir::Builder& b, const LanePosition& lane, uint32_t base, std::span<const uint32_t> indices,
+                         uint32_t first, uint32_t stride, const MemoryOperands& memory, bool through_words) {
+        addresses_.clear();  // what another block computed is not available here
+        lines_.clear();
+        loaded_.clear();
+        std::vector<uint32_t> components;
+        for (uint32_t e = 0; e < matrix_->layout.length; ++e) {
+            const ElementAddress address = element_address(b, e, lane, base, indices, first, stride);
+            components.push_back(through_words ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
+                                               : load_component(b, address, base, memory));
+        }
+        return b.add(spv::OpCompositeConstruct, matrix_->lowered, components);
     }
 
     uint32_t pointee_bytes() const {
