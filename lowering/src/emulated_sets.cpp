@@ -46,7 +46,7 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
     {Emulated::KhrCooperativeMatrix, "SPV_KHR_cooperative_matrix", kKhrCooperativeMatrixCapabilities,
      kKhrCooperativeMatrixExtensions, &make_cooperative_matrix_pass},
     {Emulated::NvCooperativeMatrix2, "SPV_NV_cooperative_matrix2", kNvCooperativeMatrix2Capabilities,
-     kNvCooperativeMatrix2Extensions, nullptr},
+     kNvCooperativeMatrix2Extensions, &make_cooperative_matrix_pass},
     {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,
      kNvTensorAddressingExtensions, nullptr},
     {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},

@@ -144,7 +144,7 @@ Buffer Context::create_buffer(VkDeviceSize size) {
 }
 
 ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
-                                                 uint32_t push_constant_bytes) {
+                                                 uint32_t push_constant_bytes, const VkSpecializationInfo* specialization) {
     ComputePipeline p;
     p.storage_buffers = storage_buffers;
     VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
@@ -170,7 +170,7 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
 
     VkComputePipelineCreateInfo pipeline_info = vku::InitStructHelper();
     pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                           p.module, "main", nullptr};
+                           p.module, "main", specialization};
     pipeline_info.layout = p.layout;
     check(vk.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &p.pipeline),
           "vkCreateComputePipelines");

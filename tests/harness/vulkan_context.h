@@ -69,7 +69,8 @@ class Context {
     Buffer create_buffer(VkDeviceSize size);
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
-                                            uint32_t push_constant_bytes);
+                                            uint32_t push_constant_bytes,
+                                            const VkSpecializationInfo* specialization = nullptr);
     // Binds the buffers in order, pushes the constants, dispatches and waits.
     void dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
                   std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y = 1,

@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/cooperative_matrix_pass.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
@@ -12,12 +13,27 @@
 #include "passes/cooperative_matrix/lowering_state.h"
 #include "passes/cooperative_matrix/memory_access.h"
 #include "passes/cooperative_matrix/multiply_add.h"
+#include "passes/cooperative_matrix/per_element.h"
+#include "passes/cooperative_matrix/relayout.h"
+#include "passes/cooperative_matrix/scratch.h"
 
 namespace vkpolyfill::lowering {
 namespace {
 
 using cooperative_matrix::LoweringState;
 using cooperative_matrix::MatrixType;
+using cooperative_matrix::Scratch;
+
+// What this pass lowers: SPV_KHR_cooperative_matrix and the parts of SPV_NV_cooperative_matrix2
+// implemented so far (reductions, conversions, per-element operations; subgroup scope).
+constexpr uint32_t kLoweredCapabilities[] = {
+    spv::CapabilityCooperativeMatrixKHR, spv::CapabilityCooperativeMatrixReductionsNV,
+    spv::CapabilityCooperativeMatrixConversionsNV, spv::CapabilityCooperativeMatrixPerElementOperationsNV};
+constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2"};
+// Declared by modules this pass cannot lower yet.
+constexpr uint32_t kUnsupportedCapabilities[] = {spv::CapabilityCooperativeMatrixTensorAddressingNV,
+                                                 spv::CapabilityCooperativeMatrixBlockLoadsNV,
+                                                 spv::CapabilityTensorAddressingNV};
 
 // Instructions that move matrices around without looking inside: after the types are replaced they
 // are the same instructions on arrays.
@@ -51,31 +67,56 @@ bool passes_matrices_through(uint32_t opcode) {
 
 class CooperativeMatrixPass final : public Pass {
   public:
-    std::string_view name() const override { return "SPV_KHR_cooperative_matrix"; }
+    std::string_view name() const override { return "cooperative matrices (KHR and NV2)"; }
 
     bool run(PassContext& context) override {
+        if (declares_unsupported(context)) return false;
         LoweringState state(context);
         if (!state.matrices.collect(context)) return false;
+        Scratch scratch(state);
         expand_splat_constants(state);
         const size_t original_functions = context.module.functions.size();
         for (size_t f = 0; f < original_functions; ++f) {
             for (ir::BasicBlock& block : context.module.functions[f]->blocks) {
                 // Backwards, so the instructions a rewrite inserts never shift the ones still to come.
-                for (size_t i = block.instructions.size(); i-- > 0;) lower_instruction(state, block, i);
+                for (size_t i = block.instructions.size(); i-- > 0;) lower_instruction(state, scratch, block, i);
             }
         }
         for (size_t f = 0; f < original_functions; ++f) reject_unknown_uses(state, *context.module.functions[f]);
-        if (context.diagnostics.has_errors()) return false;
+        if (context.diagnostics.has_errors() || !scratch.finish()) return false;
         replace_types(state);
         remove_declarations(context.module);
         return true;
     }
 
   private:
-    static void lower_instruction(LoweringState& state, ir::BasicBlock& block, size_t i) {
+    static bool declares_unsupported(PassContext& context) {
+        for (const auto& capability : context.module.capabilities) {
+            if (std::ranges::find(kUnsupportedCapabilities, capability->word(1)) == std::end(kUnsupportedCapabilities)) continue;
+            context.diagnostics.error(
+                std::format("capability {} (SPV_NV_cooperative_matrix2 tensor addressing / block loads) is not implemented "
+                            "by this build yet",
+                            grammar::capability_name(capability->word(1))),
+                capability->source_offset(), ir::instruction_text(capability->words(), context.module));
+            return true;
+        }
+        return false;
+    }
+
+    static void lower_instruction(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t i) {
         const ir::Instruction& instruction = *block.instructions[i];
         const uint32_t opcode = instruction.opcode();
+        if (cooperative_matrix::needs_relayout(state, instruction)) {
+            cooperative_matrix::lower_relayout(state, scratch, block, i);
+            return;
+        }
         switch (opcode) {
+            case spv::OpCooperativeMatrixReduceNV:
+                cooperative_matrix::lower_reduce(state, scratch, block, i);
+                return;
+            case spv::OpCooperativeMatrixPerElementOpNV:
+                cooperative_matrix::lower_per_element(state, block, i);
+                return;
             case spv::OpCooperativeMatrixLoadKHR:
             case spv::OpCooperativeMatrixStoreKHR:
                 cooperative_matrix::lower_memory_access(state, block, i);
@@ -186,10 +227,10 @@ class CooperativeMatrixPass final : public Pass {
 
     static void remove_declarations(ir::Module& module) {
         std::erase_if(module.capabilities, [](const std::unique_ptr<ir::Instruction>& i) {
-            return i->word(1) == spv::CapabilityCooperativeMatrixKHR;
+            return std::ranges::find(kLoweredCapabilities, i->word(1)) != std::end(kLoweredCapabilities);
         });
         std::erase_if(module.extensions, [](const std::unique_ptr<ir::Instruction>& i) {
-            return ir::decode_literal_string(i->operand_words()) == "SPV_KHR_cooperative_matrix";
+            return std::ranges::find(kLoweredExtensions, ir::decode_literal_string(i->operand_words())) != std::end(kLoweredExtensions);
         });
     }
 };

@@ -6,12 +6,13 @@
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
-uint32_t LoweringState::load_lane(ir::Builder& builder) {
-    if (lane_variable_ == 0) {
-        lane_variable_ = ir::get_builtin_input(module(), types(), spv::BuiltInSubgroupLocalInvocationId, uint_type());
-        module().add_capability(spv::CapabilityGroupNonUniform);
+uint32_t LoweringState::load_builtin(ir::Builder& builder, spv::BuiltIn builtin) {
+    uint32_t& variable = builtins_[builtin];
+    if (variable == 0) {
+        variable = ir::get_builtin_input(module(), types(), builtin, uint_type());
+        module().add_capability(spv::CapabilityGroupNonUniform);  // both subgroup built-ins need it
     }
-    return builder.add(spv::OpLoad, uint_type(), {lane_variable_});
+    return builder.add(spv::OpLoad, uint_type(), {variable});
 }
 
 uint32_t LoweringState::find_function(const std::vector<uint32_t>& key) const {

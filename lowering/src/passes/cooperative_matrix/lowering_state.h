@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <spirv/unified1/spirv.hpp>
 #include <vector>
 
 #include "ir/builder.h"
@@ -25,14 +26,16 @@ struct LoweringState {
     uint32_t uint_constant(uint32_t value) { return context.types.get_constant_uint32(value); }
 
     // Loads this invocation's SubgroupLocalInvocationId (declaring the built-in on first use).
-    uint32_t load_lane(ir::Builder& builder);
+    uint32_t load_lane(ir::Builder& builder) { return load_builtin(builder, spv::BuiltInSubgroupLocalInvocationId); }
+    // Loads a uint Input built-in (SubgroupId, ...), declaring it on first use.
+    uint32_t load_builtin(ir::Builder& builder, spv::BuiltIn builtin);
 
     // A generated function by its key (the words that fully describe what it does), 0 if none yet.
     uint32_t find_function(const std::vector<uint32_t>& key) const;
     void remember_function(std::vector<uint32_t> key, uint32_t function) { functions_.emplace(std::move(key), function); }
 
   private:
-    uint32_t lane_variable_ = 0;
+    std::map<uint32_t, uint32_t> builtins_;  // built-in -> its Input variable
     std::map<std::vector<uint32_t>, uint32_t> functions_;
 };
 

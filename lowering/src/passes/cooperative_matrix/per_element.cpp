@@ -1,0 +1,82 @@
+#include "passes/cooperative_matrix/per_element.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/function_builder.h"
+#include "ir/instruction_text.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+// The types of Func's parameters, from its OpTypeFunction.
+std::vector<uint32_t> parameter_types(const ir::Module& module, uint32_t function) {
+    const ir::Instruction* definition = module.find_definition(function);
+    const ir::Instruction* type = definition ? module.find_definition(definition->operand_words()[1]) : nullptr;
+    if (!type) return {};
+    const auto words = type->operand_words();  // return type, parameter types
+    return {words.begin() + 1, words.end()};
+}
+
+}  // namespace
+
+bool lower_per_element(LoweringState& state, ir::BasicBlock& block, size_t index) {
+    const ir::Instruction& instruction = *block.instructions[index];
+    ir::Module& module = state.module();
+    const auto operands = instruction.operand_words();  // Matrix, Func, extra operands...
+    const MatrixType* matrix = state.matrices.of_value(module, operands[0]);
+    const MatrixType* result = state.matrices.find(instruction.type_id());
+    const uint32_t func = operands[1];
+    const std::vector<uint32_t> func_parameters = parameter_types(module, func);
+    if (!matrix || !result || matrix->id != result->id || func_parameters.size() != operands.size() + 1) {
+        state.context.diagnostics.error(
+            "OpCooperativeMatrixPerElementOpNV cannot be lowered: its matrix, result and Func do not match "
+            "(Func takes row, column, the element, then one parameter per extra operand)",
+            instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+        return false;
+    }
+    const auto extras = operands.subspan(2);
+    std::vector<uint32_t> parameters{matrix->lowered};
+    std::vector<const MatrixType*> extra_matrices;
+    for (uint32_t extra : extras) {
+        const MatrixType* m = state.matrices.of_value(module, extra);
+        extra_matrices.push_back(m);
+        parameters.push_back(m ? m->lowered : module.type_of(extra));
+    }
+
+    std::vector<uint32_t> key{0x50454C4Du /* "PELM" */, matrix->id, func};
+    key.insert(key.end(), parameters.begin(), parameters.end());
+    uint32_t function_id = state.find_function(key);
+    if (!function_id) {
+        ir::FunctionBuilder function(module, state.types(), matrix->lowered, parameters);
+        ir::Builder& b = function.body();
+        const LanePosition lane = lane_position(state, b, matrix->layout);
+        // Row and column go as Func declares them: 32-bit integers of either signedness.
+        const auto as_parameter = [&](uint32_t value, uint32_t type) {
+            return type == state.uint_type() ? value : b.add(spv::OpBitcast, type, {value});
+        };
+        std::vector<uint32_t> components;
+        for (uint32_t e = 0; e < matrix->layout.length; ++e) {
+            std::vector<uint32_t> call{func, as_parameter(element_row(state, b, matrix->layout, lane, e), func_parameters[0]),
+                                       as_parameter(element_column(state, b, matrix->layout, lane, e), func_parameters[1]),
+                                       b.add(spv::OpCompositeExtract, matrix->component.type, {function.parameter(0), e})};
+            for (size_t i = 0; i < extras.size(); ++i) {
+                call.push_back(extra_matrices[i] ? b.add(spv::OpCompositeExtract, extra_matrices[i]->component.type,
+                                                         {function.parameter(1 + i), e})
+                                                 : function.parameter(1 + i));
+            }
+            components.push_back(b.add(spv::OpFunctionCall, matrix->component.type, call));
+        }
+        function.finish(b.add(spv::OpCompositeConstruct, matrix->lowered, components));
+        function_id = function.id();
+        state.remember_function(std::move(key), function_id);
+    }
+    std::vector<uint32_t> call{function_id, operands[0]};
+    call.insert(call.end(), extras.begin(), extras.end());
+    const uint32_t type = instruction.type_id(), result_id = instruction.result_id();
+    block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));  // `instruction` dies here
+    ir::Builder(module, block, index).add(spv::OpFunctionCall, type, call, result_id);
+    return true;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

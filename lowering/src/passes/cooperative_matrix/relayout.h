@@ -1,0 +1,23 @@
+// Instructions that move components between invocations — OpCooperativeMatrixConvertNV and
+// conversions that change a matrix's Use (accumulator to A or B), OpCooperativeMatrixTransposeNV,
+// OpCooperativeMatrixReduceNV — go through the subgroup's slice of shared memory: every
+// invocation writes the elements it holds at their (row, column), a subgroup barrier, and every
+// invocation reads the elements its result holds. Each becomes a call to a generated function.
+#pragma once
+
+#include <cstddef>
+
+#include "ir/function.h"
+#include "passes/cooperative_matrix/lowering_state.h"
+#include "passes/cooperative_matrix/scratch.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+// A conversion (Op*Convert, OpCooperativeMatrixConvertNV) whose result's layout differs from its
+// operand's, or a transpose.
+bool needs_relayout(LoweringState& state, const ir::Instruction& instruction);
+
+bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
+bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

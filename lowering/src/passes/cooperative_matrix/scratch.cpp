@@ -1,0 +1,107 @@
+#include "passes/cooperative_matrix/scratch.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/builtin_variable.h"
+#include "passes/common/workgroup_size.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+// Bytes a variable of `type` takes in Workgroup memory (no explicit layout: tightly packed, which
+// is what drivers allocate in practice); 0 for what cannot be sized here.
+uint64_t size_of(const ir::Module& module, uint32_t type) {
+    const ir::Instruction* t = module.find_definition(type);
+    if (!t) return 0;
+    switch (t->opcode()) {
+        case spv::OpTypeBool: return 4;
+        case spv::OpTypeInt:
+        case spv::OpTypeFloat: return t->word(2) / 8;
+        case spv::OpTypeVector:
+        case spv::OpTypeMatrix: return size_of(module, t->word(2)) * t->word(3);
+        case spv::OpTypeArray: {
+            const ir::Instruction* length = module.find_definition(t->word(3));
+            return length && length->opcode() == spv::OpConstant ? size_of(module, t->word(2)) * length->word(3) : 0;
+        }
+        case spv::OpTypeStruct: {
+            uint64_t total = 0;
+            for (uint32_t member : t->operand_words()) total += size_of(module, member);
+            return total;
+        }
+        default: return 0;
+    }
+}
+
+uint64_t module_shared_memory(const ir::Module& module) {
+    uint64_t total = 0;
+    for (const auto& instruction : module.types_values_constants) {
+        if (instruction->opcode() != spv::OpVariable || instruction->operand_words()[0] != spv::StorageClassWorkgroup) continue;
+        const ir::Instruction* pointer = module.find_definition(instruction->type_id());
+        if (pointer) total += size_of(module, pointer->word(3));
+    }
+    return total;
+}
+
+}  // namespace
+
+uint32_t Scratch::subgroup_offset(ir::Builder& builder, const Slice& slice) {
+    const uint32_t subgroup = state_.load_builtin(builder, spv::BuiltInSubgroupId);
+    return builder.add(spv::OpIMul, state_.uint_type(), {subgroup, slice.length});
+}
+
+uint32_t Scratch::element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements) {
+    auto [it, inserted] = slices_.try_emplace(component_type);
+    Slice& slice = it->second;
+    if (inserted) {
+        slice.variable = state_.module().take_next_id();
+        slice.length = state_.module().take_next_id();
+    }
+    slice.elements = std::max(slice.elements, elements);
+    const uint32_t at = builder.add(spv::OpIAdd, state_.uint_type(), {subgroup_offset(builder, slice), index});
+    return builder.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassWorkgroup, component_type),
+                       {slice.variable, at});
+}
+
+void Scratch::barrier(ir::Builder& builder) {
+    const uint32_t subgroup = state_.uint_constant(spv::ScopeSubgroup);
+    const uint32_t semantics =
+        state_.uint_constant(spv::MemorySemanticsAcquireReleaseMask | spv::MemorySemanticsWorkgroupMemoryMask);
+    builder.add(spv::OpControlBarrier, 0, {subgroup, subgroup, semantics});
+}
+
+bool Scratch::finish() {
+    if (slices_.empty()) return true;
+    PassContext& context = state_.context;
+    ir::Module& module = state_.module();
+    const uint64_t own = module_shared_memory(module);
+    const std::optional<std::array<uint32_t, 3>> size = workgroup_size(module, context.specialization, context.diagnostics);
+    if (!size) return false;
+    const uint32_t invocations = (*size)[0] * (*size)[1] * (*size)[2];
+    const uint32_t subgroups = (invocations + context.target.subgroup_size - 1) / context.target.subgroup_size;
+    uint64_t reserved = 0;
+    for (const auto& [component, slice] : slices_) {
+        const uint32_t length[] = {state_.uint_type(), slice.length, slice.elements};
+        module.types_values_constants.push_back(ir::make_instruction(spv::OpConstant, length));
+        module.register_definition(*module.types_values_constants.back());
+        const uint32_t array = state_.types().get_type_array(component, state_.uint_constant(subgroups * slice.elements));
+        const uint32_t variable[] = {state_.types().get_type_pointer(spv::StorageClassWorkgroup, array), slice.variable,
+                                     spv::StorageClassWorkgroup};
+        module.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, variable));
+        module.register_definition(*module.types_values_constants.back());
+        ir::add_to_entry_point_interfaces(module, slice.variable);
+        reserved += uint64_t{subgroups} * slice.elements * size_of(module, component);
+    }
+    reserved_bytes_ = static_cast<uint32_t>(reserved);
+    const uint32_t limit = context.target.max_shared_memory_bytes;
+    if (limit != 0 && own + reserved > limit) {
+        context.diagnostics.error(std::format(
+            "the lowering needs {} bytes of shared memory to change matrix layouts; with the shader's own {} bytes that "
+            "exceeds the device's {} (maxComputeSharedMemorySize)",
+            reserved, own, limit));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,123 @@
+// The SPV_NV_cooperative_matrix2 operations the lowering implements at subgroup scope, lowered by
+// the library for the device's subgroup size and run on the driver without the layer (the layer
+// does not advertise VK_NV_cooperative_matrix2 yet), each against a CPU reference: per-element op
+// with an extra matrix, row / column / 2x2 / whole reductions, accumulator -> A conversion,
+// transpose to B followed by a multiply-add.
+#include <gtest/gtest.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
+#include "vulkan_context.h"
+
+namespace vkpolyfill::test {
+namespace {
+
+constexpr uint32_t kN = 16;  // the shader's 16x16 tiles
+
+uint32_t subgroup_size(VkPhysicalDevice physical_device) {
+    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
+    vkGetPhysicalDeviceProperties2(physical_device, &properties);
+    return subgroup.subgroupSize;
+}
+
+struct Case {
+    const char* name;
+    uint32_t op;
+    uint32_t result_columns;  // of the stored result (its rows follow from the buffer)
+    std::function<float(const std::vector<float>& m, const std::vector<float>& other, uint32_t row, uint32_t column)> expected;
+    uint32_t result_rows;
+};
+
+float at(const std::vector<float>& matrix, uint32_t row, uint32_t column) { return matrix[row * kN + column]; }
+
+const Case kCases[] = {
+    {"PerElementWithExtraMatrix", 0, 16,
+     [](const auto& m, const auto& o, uint32_t r, uint32_t c) { return at(m, r, c) * at(o, r, c) + float(r * 16 + c); }, 16},
+    {"ReduceRowsSum", 1, 8,
+     [](const auto& m, const auto&, uint32_t r, uint32_t) {
+         float sum = 0;
+         for (uint32_t c = 0; c < kN; ++c) sum += at(m, r, c);
+         return sum;
+     },
+     16},
+    {"ReduceColumnsMax", 2, 16,
+     [](const auto& m, const auto&, uint32_t, uint32_t c) {
+         float best = at(m, 0, c);
+         for (uint32_t r = 1; r < kN; ++r) best = std::max(best, at(m, r, c));
+         return best;
+     },
+     16},
+    {"Reduce2x2Sum", 3, 8,
+     [](const auto& m, const auto&, uint32_t r, uint32_t c) {
+         return at(m, 2 * r, 2 * c) + at(m, 2 * r + 1, 2 * c) + at(m, 2 * r, 2 * c + 1) + at(m, 2 * r + 1, 2 * c + 1);
+     },
+     8},
+    {"ReduceAllSum", 4, 16,
+     [](const auto& m, const auto&, uint32_t, uint32_t) {
+         float sum = 0;
+         for (float x : m) sum += x;
+         return sum;
+     },
+     16},
+    {"ConvertToAAndTransposeToB", 5, 16,
+     [](const auto& m, const auto& o, uint32_t r, uint32_t c) {
+         float sum = 0;  // A = m, B = transpose(other): B[k][c] = other[c][k]
+         for (uint32_t k = 0; k < kN; ++k) sum += at(m, r, k) * at(o, c, k);
+         return sum;
+     },
+     16},
+};
+
+class CooperativeMatrix2Subgroup : public testing::TestWithParam<Case> {};
+
+TEST_P(CooperativeMatrix2Subgroup, MatchesCpu) {
+    const Case& test = GetParam();
+    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    features12.shaderFloat16 = VK_TRUE;
+    features12.vulkanMemoryModel = VK_TRUE;
+    Context context({.layer = false, .device_features_next = &features12});
+
+    lowering::Target target;
+    target.subgroup_size = subgroup_size(context.physical_device);
+    target.max_shared_memory_bytes = 16384;
+    target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
+    lowering::Options options;
+    options.specialization.push_back({0, {static_cast<uint8_t>(test.op), 0, 0, 0}});
+    const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat2/subgroup_ops.comp"), target, options);
+    ASSERT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
+    ASSERT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
+
+    Buffer data = context.create_buffer(2 * kN * kN * sizeof(float));
+    Buffer out = context.create_buffer(kN * kN * sizeof(float));
+    std::vector<float> m(kN * kN), other(kN * kN);
+    for (uint32_t i = 0; i < kN * kN; ++i) {
+        m[i] = float(int((i * 37 + 11) % 9) - 4);  // small integers: every result is exact, in f16 too
+        other[i] = float(int((i * 53 + 5) % 7) - 3);
+        data.as<float>()[i] = m[i];
+        data.as<float>()[kN * kN + i] = other[i];
+    }
+    // OP selects the operation; it shapes no matrix, so the lowered module still takes it as a
+    // specialization constant.
+    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
+    const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &test.op};
+    ComputePipeline pipeline = context.create_compute_pipeline(lowered.words, 2, 0, &specialization);
+    const Buffer* buffers[] = {&data, &out};
+    context.dispatch(pipeline, buffers, {}, 1);
+    for (uint32_t r = 0; r < test.result_rows; ++r) {
+        for (uint32_t c = 0; c < test.result_columns; ++c) {
+            ASSERT_EQ(out.as<float>()[r * test.result_columns + c], test.expected(m, other, r, c)) << "row " << r << " column " << c;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2Subgroup, testing::ValuesIn(kCases),
+                         [](const testing::TestParamInfo<Case>& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace vkpolyfill::test
