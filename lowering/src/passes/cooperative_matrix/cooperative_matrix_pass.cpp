@@ -122,7 +122,7 @@ class CooperativeMatrixPass final : public Pass {
                 cooperative_matrix::lower_memory_access(state, block, i);
                 return;
             case spv::OpCooperativeMatrixMulAddKHR:
-                cooperative_matrix::lower_multiply_add(state, block, i);
+                cooperative_matrix::lower_multiply_add(state, scratch, block, i);
                 return;
             case spv::OpCooperativeMatrixLengthKHR:
                 lower_length(state, block, i);
@@ -133,7 +133,7 @@ class CooperativeMatrixPass final : public Pass {
         const MatrixType* result = state.matrices.find(instruction.type_id());
         if (!result) return;
         if (opcode == spv::OpCompositeConstruct || opcode == spv::OpCompositeConstructReplicateEXT) {
-            block.instructions[i] = splat(instruction, spv::OpCompositeConstruct, result->layout.length);
+            block.instructions[i] = splat(instruction, spv::OpCompositeConstruct, result->length);
             state.module().register_definition(*block.instructions[i]);
         } else if (cooperative_matrix::is_element_wise(opcode)) {
             cooperative_matrix::lower_element_wise(state, block, i);
@@ -149,7 +149,7 @@ class CooperativeMatrixPass final : public Pass {
                                             instruction.source_offset(), ir::instruction_text(instruction.words(), state.module()));
             return;
         }
-        const uint32_t words[] = {instruction.type_id(), instruction.result_id(), state.uint_constant(matrix->layout.length)};
+        const uint32_t words[] = {instruction.type_id(), instruction.result_id(), state.uint_constant(matrix->length)};
         block.instructions[i] = ir::make_instruction(spv::OpCopyObject, words);
         state.module().register_definition(*block.instructions[i]);
     }
@@ -178,7 +178,7 @@ class CooperativeMatrixPass final : public Pass {
                 default:
                     continue;  // OpConstantNull and OpUndef hold for arrays as they are
             }
-            instruction = splat(*instruction, opcode, matrix->layout.length);
+            instruction = splat(*instruction, opcode, matrix->length);
             state.module().register_definition(*instruction);
         }
     }

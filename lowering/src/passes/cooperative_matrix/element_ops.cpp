@@ -45,7 +45,7 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
     std::vector<uint32_t> parameter_types;
     for (uint32_t operand : operands) {
         const MatrixType* matrix = state.matrices.of_value(module, operand);
-        if (matrix && matrix->layout.length != result->layout.length) {
+        if (matrix && matrix->length != result->length) {
             state.context.diagnostics.error(
                 std::format("{} mixes cooperative matrices of different shapes or uses", instruction.name()),
                 instruction.source_offset(), ir::instruction_text(instruction.words(), module));
@@ -66,7 +66,7 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
         ir::FunctionBuilder function(module, state.types(), result->lowered, parameter_types);
         ir::Builder& b = function.body();
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->layout.length; ++e) {
+        for (uint32_t e = 0; e < result->length; ++e) {
             std::vector<uint32_t> scalars;
             for (size_t i = 0; i < operands.size(); ++i) {
                 const uint32_t parameter = function.parameter(i);

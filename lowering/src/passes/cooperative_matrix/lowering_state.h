@@ -39,17 +39,4 @@ struct LoweringState {
     std::map<std::vector<uint32_t>, uint32_t> functions_;
 };
 
-// Where an element lives for one invocation: its row and column as ids (constants when the layout
-// fixes them, else computed from the invocation's column lane and row group).
-struct LanePosition {
-    uint32_t column_lane;  // id of lane % Lc (a constant 0 when Lc == 1)
-    uint32_t row_group;    // id of lane / Lc (a constant 0 when G == 1)
-};
-
-LanePosition lane_position(LoweringState& state, ir::Builder& builder, const LaneLayout& layout);
-// The row and column of element `e` as ids.
-uint32_t element_row(LoweringState& state, ir::Builder& builder, const LaneLayout& layout, const LanePosition& lane, uint32_t e);
-uint32_t element_column(LoweringState& state, ir::Builder& builder, const LaneLayout& layout, const LanePosition& lane,
-                        uint32_t e);
-
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,9 +1,11 @@
 #include "passes/cooperative_matrix/matrix_types.h"
 
 #include <format>
+#include <functional>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/instruction_text.h"
+#include "passes/common/workgroup_size.h"
 #include "specialization.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -14,6 +16,72 @@ std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t t
     if (type->opcode() == spv::OpTypeFloat) return ComponentInfo{type_id, true, type->word(2)};
     if (type->opcode() == spv::OpTypeInt) return ComponentInfo{type_id, false, type->word(2)};
     return std::nullopt;
+}
+
+namespace {
+
+using Report = const std::function<void(std::string)>&;
+
+std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size, Report error) {
+    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size);
+    if (!layout) {
+        error(std::format("a {}x{} matrix cannot be spread evenly over a subgroup of {} invocations", rows, columns,
+                          subgroup_size));
+        return std::nullopt;
+    }
+    return MatrixType{0, {}, rows, columns, use, false, *layout, {}, layout->length, 0};
+}
+
+// The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
+// need the fewest reads from shared memory per multiply-add (band rows of A are uniform loads, band
+// columns of B per-invocation ones: rows + columns / subgroup size).
+std::optional<WorkgroupLayout> bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
+    const uint32_t subgroups = invocations / subgroup_size;
+    std::optional<WorkgroupLayout> best;
+    uint32_t best_cost = ~0u;
+    for (uint32_t across = 1; across <= subgroups; ++across) {
+        if (subgroups % across != 0 || columns % across != 0 || rows % (subgroups / across) != 0) continue;
+        const uint32_t band_rows = rows / (subgroups / across), band_columns = columns / across;
+        if (!lane_layout(band_rows, band_columns, Use::Accumulator, subgroup_size)) continue;
+        const uint32_t cost = band_rows + (band_columns + subgroup_size - 1) / subgroup_size;
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = WorkgroupLayout{invocations, band_rows, band_columns, across};
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t columns, Use use, PassContext& context,
+                                                      Report error) {
+    const uint32_t subgroup_size = context.target.subgroup_size;
+    if (!workgroup_size_) workgroup_size_ = workgroup_size(context.module, context.specialization, context.diagnostics);
+    if (!*workgroup_size_) {
+        error("its workgroup size is unknown");
+        return std::nullopt;
+    }
+    const uint32_t invocations = (**workgroup_size_)[0] * (**workgroup_size_)[1] * (**workgroup_size_)[2];
+    if (invocations % subgroup_size != 0) {
+        error(std::format("a workgroup of {} invocations is not whole subgroups of {}", invocations, subgroup_size));
+        return std::nullopt;
+    }
+    if (use != Use::Accumulator) {  // striped
+        if ((rows * columns) % invocations != 0) {
+            error(std::format("a {}x{} matrix cannot be spread evenly over {} invocations", rows, columns, invocations));
+            return std::nullopt;
+        }
+        return MatrixType{0, {}, rows, columns, use, true, {}, WorkgroupLayout{invocations, 0, 0, 0}, rows * columns / invocations, 0};
+    }
+    const std::optional<WorkgroupLayout> spread = bands(rows, columns, invocations, subgroup_size);
+    if (!spread) {
+        error(std::format("a {}x{} accumulator cannot be tiled into one band per subgroup ({} subgroups of {})", rows, columns,
+                          invocations / subgroup_size, subgroup_size));
+        return std::nullopt;
+    }
+    const LaneLayout layout = *lane_layout(spread->band_rows, spread->band_columns, use, subgroup_size);
+    return MatrixType{0, {}, rows, columns, use, true, layout, *spread, layout.length, 0};
 }
 
 bool MatrixTypes::collect(PassContext& context) {
@@ -43,9 +111,8 @@ bool MatrixTypes::collect(PassContext& context) {
             error("the component type is not a scalar number");
             continue;
         }
-        if (*values[0] != spv::ScopeSubgroup) {
-            error(std::format("scope {} is not Subgroup; only subgroup-scope matrices are lowered by the KHR pass",
-                              *values[0]));
+        if (*values[0] != spv::ScopeSubgroup && *values[0] != spv::ScopeWorkgroup) {
+            error(std::format("scope {} is neither Subgroup nor Workgroup", *values[0]));
             continue;
         }
         if (*values[3] > 2) {
@@ -59,16 +126,18 @@ bool MatrixTypes::collect(PassContext& context) {
         const auto rows = static_cast<uint32_t>(*values[1]);
         const auto columns = static_cast<uint32_t>(*values[2]);
         const Use use = static_cast<Use>(*values[3]);
-        const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, context.target.subgroup_size);
-        if (!layout) {
-            error(std::format("a {}x{} matrix cannot be spread evenly over a subgroup of {} invocations", rows, columns,
-                              context.target.subgroup_size));
-            continue;
+        std::optional<MatrixType> type;
+        if (*values[0] == spv::ScopeSubgroup) {
+            type = subgroup_type(rows, columns, use, context.target.subgroup_size, error);
+        } else {
+            type = workgroup_type(rows, columns, use, context, error);
         }
-        const uint32_t lowered = context.types.get_type_array(component->type, context.types.get_constant_uint32(layout->length));
-        types_.emplace(id, MatrixType{id, *component, rows, columns, use, *layout, lowered});
-    }
-    return ok;
+        if (!type) continue;
+        type->id = id;
+        type->component = *component;
+        type->lowered = context.types.get_type_array(component->type, context.types.get_constant_uint32(type->length));
+        types_.emplace(id, *type);
+    }    return ok;
 }
 
 const MatrixType* MatrixTypes::find(uint32_t type_id) const {

@@ -1,5 +1,7 @@
 #include "passes/cooperative_matrix/memory_access.h"
 
+#include "passes/cooperative_matrix/placement.h"
+
 #include "passes/cooperative_matrix/word_view.h"
 
 #include <algorithm>
@@ -253,25 +255,23 @@ class AccessFunction {
 
     // The address of element `e`'s array element. Elements that share one (the components of a
     // vector, the same row of a replicated A) share the instructions: computed once, loaded once.
-    ElementAddress element_address(ir::Builder& b, uint32_t e, const LanePosition& lane, uint32_t base,
+    ElementAddress element_address(ir::Builder& b, uint32_t e, const Placement& place, uint32_t base,
                                    std::span<const uint32_t> indices, uint32_t first, uint32_t stride) {
-        const LaneLayout& layout = matrix_->layout;
-        const uint32_t row = element_row(state_, b, layout, lane, e);
-        const uint32_t column = element_column(state_, b, layout, lane, e);
+        const uint32_t row = place.row(b, e);
+        const uint32_t column = place.column(b, e);
         // The index along a row (RowMajor) or column (ColumnMajor) and the one across them.
         const uint32_t major = column_major_ ? column : row;
         const uint32_t minor = column_major_ ? row : column;
-        const bool minor_fixed = column_major_ ? layout.row_groups == 1 : layout.column_lanes == 1;
-        const uint32_t minor_value = column_major_ ? layout.row(e, 0) : layout.column(e, 0);
+        const std::optional<uint32_t> minor_value = column_major_ ? place.fixed_row(e) : place.fixed_column(e);
         const uint32_t ratio = pointee_.count * per_scalar_;
         const uint32_t u = state_.uint_type();
         uint32_t element = minor;
         ElementAddress result;
         if (ratio > 1) {
             const uint32_t ratio_id = state_.uint_constant(ratio);
-            element = minor_fixed ? state_.uint_constant(minor_value / ratio) : b.add(spv::OpUDiv, u, {minor, ratio_id});
-            if (minor_fixed) result.sub = minor_value % ratio;
-            result.sub_id = minor_fixed ? state_.uint_constant(minor_value % ratio) : b.add(spv::OpUMod, u, {minor, ratio_id});
+            element = minor_value ? state_.uint_constant(*minor_value / ratio) : b.add(spv::OpUDiv, u, {minor, ratio_id});
+            if (minor_value) result.sub = *minor_value % ratio;
+            result.sub_id = minor_value ? state_.uint_constant(*minor_value % ratio) : b.add(spv::OpUMod, u, {minor, ratio_id});
         }
         if (const auto known = addresses_.find({major, element}); known != addresses_.end()) {
             result.chain = known->second.chain;
@@ -412,12 +412,11 @@ class AccessFunction {
         const uint32_t stride = as_uint(b, function.parameter(parameter++));
         const uint32_t first = as_uint(b, indices.back());
         const uint32_t value = is_store_ ? function.parameter(parameter) : 0;
-        const LaneLayout& layout = matrix_->layout;
-        const LanePosition lane = lane_position(state_, b, layout);
+        const Placement place(state_, b, *matrix_);
         const MemoryOperands memory = element_memory_operands(memory_operands_, path_.storage_class, pointee_bytes());
 
         if (!is_store_ && !view_) {
-            function.finish(load_matrix(b, lane, base, indices, first, stride, memory, false));
+            function.finish(load_matrix(b, place, base, indices, first, stride, memory, false));
             return true;
         }
         if (!is_store_) {
@@ -435,7 +434,7 @@ class AccessFunction {
             const uint32_t result = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
             for (const bool through_words : {true, false}) {
                 function.begin_if(through_words ? fits : function.body().add(spv::OpLogicalNot, bool_type, {fits}));
-                const uint32_t matrix = load_matrix(function.body(), lane, base, indices, first, stride, memory, through_words);
+                const uint32_t matrix = load_matrix(function.body(), place, base, indices, first, stride, memory, through_words);
                 function.body().add(spv::OpStore, 0, {result, matrix});
                 function.end_if();
             }
@@ -443,31 +442,27 @@ class AccessFunction {
             return true;
         }
         // Copies of the same element (all of A, B across row groups) are written by one of them.
-        const uint32_t subgroup = state_.context.target.subgroup_size;
-        const uint32_t writers = matrix_->use == Use::A ? 1 : (matrix_->use == Use::B ? layout.column_lanes : subgroup);
-        if (writers < subgroup) {
-            const uint32_t lane_id = state_.load_lane(b);
-            function.begin_if(b.add(spv::OpULessThan, state_.types().get_type_bool(), {lane_id, state_.uint_constant(writers)}));
-        }
+        const uint32_t writer = place.sole_writer(b);
+        if (writer) function.begin_if(writer);
         ir::Builder& body = function.body();
-        for (uint32_t e = 0; e < layout.length; ++e) {
+        for (uint32_t e = 0; e < matrix_->length; ++e) {
             const uint32_t component = body.add(spv::OpCompositeExtract, matrix_->component.type, {value, e});
-            store_component(body, element_address(body, e, lane, base, indices, first, stride), base, component, memory);
+            store_component(body, element_address(body, e, place, base, indices, first, stride), base, component, memory);
         }
-        if (writers < subgroup) function.end_if();
+        if (writer) function.end_if();
         function.finish(0);
         return true;
     }
 
     // Every element this invocation holds, in one block; `through_words` reads them via view_.
-    uint32_t load_matrix(ir::Builder& b, const LanePosition& lane, uint32_t base, std::span<const uint32_t> indices,
+    uint32_t load_matrix(ir::Builder& b, const Placement& place, uint32_t base, std::span<const uint32_t> indices,
                          uint32_t first, uint32_t stride, const MemoryOperands& memory, bool through_words) {
         addresses_.clear();  // what another block computed is not available here
         lines_.clear();
         loaded_.clear();
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix_->layout.length; ++e) {
-            const ElementAddress address = element_address(b, e, lane, base, indices, first, stride);
+        for (uint32_t e = 0; e < matrix_->length; ++e) {
+            const ElementAddress address = element_address(b, e, place, base, indices, first, stride);
             components.push_back(through_words ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
                                                : load_component(b, address, base, memory));
         }

@@ -6,6 +6,8 @@
 #include "helpers/link_helper.h"
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/placement.h"
+#include "passes/cooperative_matrix/relayout.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -17,8 +19,8 @@ SpecializationValue value(uint32_t spec_id, uint32_t number) {
 
 class MultiplyAdd {
   public:
-    MultiplyAdd(LoweringState& state, const ir::Instruction& instruction)
-        : state_(state), module_(state.module()), instruction_(instruction) {}
+    MultiplyAdd(LoweringState& state, Scratch& scratch, const ir::Instruction& instruction)
+        : state_(state), scratch_(scratch), module_(state.module()), instruction_(instruction) {}
 
     // Returns the generated function's id, 0 after reporting why there is none.
     uint32_t function() {
@@ -47,18 +49,87 @@ class MultiplyAdd {
             return fail("saturating accumulation is supported for 32-bit results only");
         }
 
-        std::vector<uint32_t> key{0x4D4D4144u /* "MMAD" */, a_->id, b_->id, c_->id, r_->id, mask_};
+        if (a_->workgroup != c_->workgroup || b_->workgroup != c_->workgroup || r_->workgroup != c_->workgroup) {
+            return fail("the operands' scopes differ");
+        }
+        return c_->workgroup ? workgroup_function() : subgroup_function(*a_, *b_);
+    }
+
+  private:
+    // The per-subgroup multiply-add of `a` x `b` + C in the subgroup layouts (C's layout is the
+    // subgroup's band at workgroup scope).
+    uint32_t subgroup_function(const MatrixType& a, const MatrixType& b) {
+        ka_ = &a;
+        kb_ = &b;
+        std::vector<uint32_t> key{0x4D4D4144u /* "MMAD" */, a.lowered, a.component.type, a.rows, a.columns, b.lowered,
+                                  b.component.type, b.rows, b.columns, c_->id, r_->id, mask_};
         if (const uint32_t existing = state_.find_function(key)) return existing;
         const uint32_t kernel = link_kernel();
         if (!kernel) return 0;
-        const uint32_t parameters[] = {a_->lowered, b_->lowered, c_->lowered};
+        const uint32_t parameters[] = {a.lowered, b.lowered, c_->lowered};
         ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
         generate(function, kernel);
         state_.remember_function(std::move(key), function.id());
         return function.id();
     }
 
-  private:
+    // A (band_rows x K) and B (K x band_columns) as a subgroup holds them for its band.
+    std::optional<MatrixType> band_operand(const MatrixType& whole, uint32_t rows, uint32_t columns, Use use) {
+        const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, state_.context.target.subgroup_size);
+        if (!layout) return std::nullopt;
+        const uint32_t lowered = state_.types().get_type_array(whole.component.type, state_.uint_constant(layout->length));
+        return MatrixType{0, whole.component, rows, columns, use, false, *layout, {}, layout->length, lowered};
+    }
+
+    // Stages A and B in the workgroup's shared memory, then runs the subgroup multiply-add on the
+    // band of the accumulator this subgroup holds, with the rows of A and columns of B it needs.
+    uint32_t workgroup_function() {
+        std::vector<uint32_t> key{0x574D4D41u /* "WMMA" */, a_->id, b_->id, c_->id, r_->id, mask_};
+        if (const uint32_t existing = state_.find_function(key)) return existing;
+        const WorkgroupLayout& spread = c_->spread;
+        const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
+        band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
+        band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
+        if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
+        const uint32_t inner = subgroup_function(*band_a_, *band_b_);
+        if (!inner) return 0;
+
+        // A at the start of its component type's area, B after it when they share the type.
+        const bool shared_type = a_->component.type == b_->component.type;
+        const uint32_t b_offset = shared_type ? m * k : 0;
+        const uint32_t a_area = shared_type ? m * k + k * n : m * k;
+        const uint32_t b_area = shared_type ? a_area : k * n;
+        const uint32_t parameters[] = {a_->lowered, b_->lowered, c_->lowered};
+        ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
+        scratch_.barrier(function.body(), true);  // the previous stage's reads are done
+        store_to_scratch(state_, scratch_, function, *a_, function.parameter(0), 0, k, false, a_area);
+        store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area);
+        ir::Builder& b = function.body();
+        scratch_.barrier(b, true);
+        const Placement band(state_, b, *c_);
+        const uint32_t u = state_.uint_type();
+        const auto read = [&](const MatrixType& operand, uint32_t row, uint32_t column, uint32_t offset, uint32_t pitch,
+                              uint32_t area) {
+            const uint32_t line = b.add(spv::OpIAdd, u, {state_.uint_constant(offset), b.add(spv::OpIMul, u, {row, state_.uint_constant(pitch)})});
+            return b.add(spv::OpLoad, operand.component.type,
+                         {scratch_.element_pointer(b, operand.component.type, b.add(spv::OpIAdd, u, {line, column}), area, true)});
+        };
+        std::vector<uint32_t> a_components, b_components;
+        const Placement in_a(state_, b, *band_a_);
+        for (uint32_t e = 0; e < band_a_->length; ++e) {
+            a_components.push_back(read(*a_, b.add(spv::OpIAdd, u, {band.band_row(), in_a.row(b, e)}), in_a.column(b, e), 0, k, a_area));
+        }
+        const Placement in_b(state_, b, *band_b_);
+        for (uint32_t e = 0; e < band_b_->length; ++e) {
+            b_components.push_back(read(*b_, in_b.row(b, e), b.add(spv::OpIAdd, u, {band.band_column(), in_b.column(b, e)}), b_offset, n, b_area));
+        }
+        const uint32_t band_a = b.add(spv::OpCompositeConstruct, band_a_->lowered, a_components);
+        const uint32_t band_b = b.add(spv::OpCompositeConstruct, band_b_->lowered, b_components);
+        function.finish(b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, function.parameter(2)}));
+        state_.remember_function(std::move(key), function.id());
+        return function.id();
+    }
+
     uint32_t fail(const std::string& why) {
         state_.context.diagnostics.error(std::format("OpCooperativeMatrixMulAddKHR cannot be lowered: {}", why),
                                          instruction_.source_offset(), ir::instruction_text(instruction_.words(), module_));
@@ -75,10 +146,10 @@ class MultiplyAdd {
     uint32_t link_kernel() {
         const LaneLayout& c = c_->layout;
         const std::vector<SpecializationValue> values = {
-            value(0, a_->rows),           value(1, a_->columns),         value(2, c.columns_per_lane),
+            value(0, ka_->rows),           value(1, ka_->columns),         value(2, c.columns_per_lane),
             value(3, c.row_groups),       value(4, c.rows_per_lane),     value(5, saturating() ? 1 : 0),
             value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
-            value(7, a_->layout.length), value(8, b_->layout.length), value(9, c.length)};
+            value(7, ka_->length), value(8, kb_->length), value(9, c_->length)};
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
@@ -115,9 +186,9 @@ class MultiplyAdd {
     // The whole matrix widened, in a Function variable the kernel can take.
     uint32_t widened_variable(ir::FunctionBuilder& function, uint32_t matrix_value, const MatrixType& matrix, bool is_signed) {
         ir::Builder& b = function.body();
-        const uint32_t array = state_.types().get_type_array(wide_type(), state_.uint_constant(matrix.layout.length));
+        const uint32_t array = state_.types().get_type_array(wide_type(), state_.uint_constant(matrix.length));
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix.layout.length; ++e) {
+        for (uint32_t e = 0; e < matrix.length; ++e) {
             components.push_back(widen(b, b.add(spv::OpCompositeExtract, matrix.component.type, {matrix_value, e}), matrix, is_signed));
         }
         const uint32_t variable = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, array));
@@ -126,27 +197,28 @@ class MultiplyAdd {
     }
 
     void generate(ir::FunctionBuilder& function, uint32_t kernel) {
-        const uint32_t a = widened_variable(function, function.parameter(0), *a_,
+        const uint32_t a = widened_variable(function, function.parameter(0), *ka_,
                                             has(spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask));
-        const uint32_t b = widened_variable(function, function.parameter(1), *b_,
+        const uint32_t b = widened_variable(function, function.parameter(1), *kb_,
                                             has(spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask));
         const uint32_t c = widened_variable(function, function.parameter(2), *c_,
                                             has(spv::CooperativeMatrixOperandsMatrixCSignedComponentsKHRMask));
         ir::Builder& body = function.body();
-        const LanePosition lane = lane_position(state_, body, c_->layout);
+        const Placement place(state_, body, *c_);
         const uint32_t group = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type()));
-        body.add(spv::OpStore, 0, {group, lane.row_group});
+        body.add(spv::OpStore, 0, {group, place.row_group()});
         body.add(spv::OpFunctionCall, state_.types().get_type_void(), {kernel, a, b, c, group});
-        const uint32_t wide_array = state_.types().get_type_array(wide_type(), state_.uint_constant(c_->layout.length));
+        const uint32_t wide_array = state_.types().get_type_array(wide_type(), state_.uint_constant(c_->length));
         const uint32_t sums = body.add(spv::OpLoad, wide_array, {c});
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < r_->layout.length; ++e) {
+        for (uint32_t e = 0; e < r_->length; ++e) {
             components.push_back(narrow(body, body.add(spv::OpCompositeExtract, wide_type(), {sums, e})));
         }
         function.finish(body.add(spv::OpCompositeConstruct, r_->lowered, components));
     }
 
     LoweringState& state_;
+    Scratch& scratch_;
     ir::Module& module_;
     const ir::Instruction& instruction_;
     const MatrixType* a_ = nullptr;
@@ -155,13 +227,17 @@ class MultiplyAdd {
     const MatrixType* r_ = nullptr;
     uint32_t mask_ = 0;
     bool is_float_ = false;
+    const MatrixType* ka_ = nullptr;  // the kernel's A and B: the operands, or a band's parts
+    const MatrixType* kb_ = nullptr;
+    std::optional<MatrixType> band_a_;
+    std::optional<MatrixType> band_b_;
 };
 
 }  // namespace
 
-bool lower_multiply_add(LoweringState& state, ir::BasicBlock& block, size_t index) {
+bool lower_multiply_add(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index) {
     const ir::Instruction& instruction = *block.instructions[index];
-    const uint32_t function = MultiplyAdd(state, instruction).function();
+    const uint32_t function = MultiplyAdd(state, scratch, instruction).function();
     if (!function) return false;
     const auto operands = instruction.operand_words();
     const uint32_t call[] = {function, operands[0], operands[1], operands[2]};

@@ -5,6 +5,7 @@
 
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/placement.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -50,15 +51,15 @@ bool lower_per_element(LoweringState& state, ir::BasicBlock& block, size_t index
     if (!function_id) {
         ir::FunctionBuilder function(module, state.types(), matrix->lowered, parameters);
         ir::Builder& b = function.body();
-        const LanePosition lane = lane_position(state, b, matrix->layout);
+        const Placement place(state, b, *matrix);
         // Row and column go as Func declares them: 32-bit integers of either signedness.
         const auto as_parameter = [&](uint32_t value, uint32_t type) {
             return type == state.uint_type() ? value : b.add(spv::OpBitcast, type, {value});
         };
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix->layout.length; ++e) {
-            std::vector<uint32_t> call{func, as_parameter(element_row(state, b, matrix->layout, lane, e), func_parameters[0]),
-                                       as_parameter(element_column(state, b, matrix->layout, lane, e), func_parameters[1]),
+        for (uint32_t e = 0; e < matrix->length; ++e) {
+            std::vector<uint32_t> call{func, as_parameter(place.row(b, e), func_parameters[0]),
+                                       as_parameter(place.column(b, e), func_parameters[1]),
                                        b.add(spv::OpCompositeExtract, matrix->component.type, {function.parameter(0), e})};
             for (size_t i = 0; i < extras.size(); ++i) {
                 call.push_back(extra_matrices[i] ? b.add(spv::OpCompositeExtract, extra_matrices[i]->component.type,

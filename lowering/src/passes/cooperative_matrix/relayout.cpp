@@ -5,6 +5,7 @@
 
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/placement.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -31,32 +32,12 @@ uint32_t convert(LoweringState& state, ir::Builder& b, uint32_t value, const Com
 }
 
 // Writes every element `matrix` holds at row * pitch + column (transposed: column * pitch + row)
-// of the subgroup's slice. Copies held by several invocations (all of A, B across row groups) are
-// written by one of them.
+// of the subgroup's slice (or the workgroup's region), between barriers.
 void write_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                       uint32_t matrix, bool transpose, uint32_t pitch) {
-    ir::Builder& entry = function.body();
-    const LaneLayout& layout = m.layout;
-    const LanePosition lane = lane_position(state, entry, layout);
-    scratch.barrier(entry);  // the previous relayout's reads are done
-    const uint32_t subgroup = state.context.target.subgroup_size;
-    const uint32_t writers = m.use == Use::A ? 1 : (m.use == Use::B ? layout.column_lanes : subgroup);
-    if (writers < subgroup) {
-        const uint32_t lane_id = state.load_lane(entry);
-        function.begin_if(entry.add(spv::OpULessThan, state.types().get_type_bool(), {lane_id, state.uint_constant(writers)}));
-    }
-    ir::Builder& b = function.body();
-    const uint32_t u = state.uint_type();
-    for (uint32_t e = 0; e < layout.length; ++e) {
-        const uint32_t row = element_row(state, b, layout, lane, e);
-        const uint32_t column = element_column(state, b, layout, lane, e);
-        const uint32_t index = transpose ? b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {column, state.uint_constant(pitch)}), row})
-                                         : b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(pitch)}), column});
-        const uint32_t value = b.add(spv::OpCompositeExtract, m.component.type, {matrix, e});
-        b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, index, m.rows * m.columns), value});
-    }
-    if (writers < subgroup) function.end_if();
-    scratch.barrier(function.body());
+    scratch.barrier(function.body(), m.workgroup);  // the previous user's reads are done
+    store_to_scratch(state, scratch, function, m, matrix, 0, pitch, transpose, m.rows * m.columns);
+    scratch.barrier(function.body(), m.workgroup);
 }
 
 uint32_t read_scratch(LoweringState& state, Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t row,
@@ -64,7 +45,7 @@ uint32_t read_scratch(LoweringState& state, Scratch& scratch, ir::Builder& b, co
     const uint32_t u = state.uint_type();
     const uint32_t index = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(pitch)}), column});
     return b.add(spv::OpLoad, source.component.type,
-                 {scratch.element_pointer(b, source.component.type, index, source.rows * source.columns)});
+                 {scratch.element_pointer(b, source.component.type, index, source.rows * source.columns, source.workgroup)});
 }
 
 bool report(LoweringState& state, const ir::Instruction& instruction, const std::string& why) {
@@ -84,6 +65,26 @@ void call_instead(LoweringState& state, ir::BasicBlock& block, size_t index, uin
 }
 
 }  // namespace
+
+void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
+                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements) {
+    ir::Builder& entry = function.body();
+    const Placement place(state, entry, m);
+    const uint32_t writer = place.sole_writer(entry);
+    if (writer) function.begin_if(writer);
+    ir::Builder& b = function.body();
+    const uint32_t u = state.uint_type();
+    for (uint32_t e = 0; e < m.length; ++e) {
+        const uint32_t major = transpose ? place.column(b, e) : place.row(b, e);
+        const uint32_t minor = transpose ? place.row(b, e) : place.column(b, e);
+        const uint32_t line = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIMul, u, {major, state.uint_constant(pitch)})});
+        const uint32_t value = b.add(spv::OpCompositeExtract, m.component.type, {matrix, e});
+        b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, b.add(spv::OpIAdd, u, {line, minor}), area_elements,
+                                                        m.workgroup),
+                                value});
+    }
+    if (writer) function.end_if();
+}
 
 bool needs_relayout(LoweringState& state, const ir::Instruction& instruction) {
     switch (instruction.opcode()) {
@@ -112,6 +113,7 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
     const uint32_t operand = instruction.operand_words()[0];
     const MatrixType* source = state.matrices.of_value(state.module(), operand);
     if (!result || !source) return report(state, instruction, "its operand or result is not a lowered cooperative matrix");
+    if (result->workgroup != source->workgroup) return report(state, instruction, "the operand's and the result's scopes differ");
     const bool transpose = instruction.opcode() == spv::OpCooperativeMatrixTransposeNV;
     if (transpose ? (source->rows != result->columns || source->columns != result->rows)
                   : (source->rows != result->rows || source->columns != result->columns)) {
@@ -128,11 +130,10 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
         // The shared copy is laid out as the result: rows of result->columns components.
         write_to_scratch(state, scratch, function, *source, function.parameter(0), transpose, result->columns);
         ir::Builder& b = function.body();
-        const LanePosition lane = lane_position(state, b, result->layout);
+        const Placement place(state, b, *result);
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->layout.length; ++e) {
-            const uint32_t value = read_scratch(state, scratch, b, *source, element_row(state, b, result->layout, lane, e),
-                                                element_column(state, b, result->layout, lane, e), result->columns);
+        for (uint32_t e = 0; e < result->length; ++e) {
+            const uint32_t value = read_scratch(state, scratch, b, *source, place.row(b, e), place.column(b, e), result->columns);
             components.push_back(convert(state, b, value, source->component, result->component, opcode));
         }
         function.finish(b.add(spv::OpCompositeConstruct, result->lowered, components));
@@ -152,6 +153,7 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
     const uint32_t combine = operands[2];
     if (!result || !source) return report(state, instruction, "its operand or result is not a lowered cooperative matrix");
     if (source->component.type != result->component.type) return report(state, instruction, "the component types differ");
+    if (result->workgroup != source->workgroup) return report(state, instruction, "the operand's and the result's scopes differ");
     if (mode == kReduce2x2 ? (result->rows * 2 != source->rows || result->columns * 2 != source->columns)
         : mode == kReduceRow   ? result->rows != source->rows
         : mode == kReduceColumn ? result->columns != source->columns
@@ -178,12 +180,12 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
         };
         const auto u32 = [&](uint32_t v) { return state.uint_constant(v); };
         const uint32_t u = state.uint_type();
-        const LanePosition lane = lane_position(state, b, result->layout);
+        const Placement place(state, b, *result);
         std::map<std::pair<uint32_t, uint32_t>, uint32_t> folded;  // by the (row, column) ids that decide it
         std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->layout.length; ++e) {
-            const uint32_t row = element_row(state, b, result->layout, lane, e);
-            const uint32_t column = element_column(state, b, result->layout, lane, e);
+        for (uint32_t e = 0; e < result->length; ++e) {
+            const uint32_t row = place.row(b, e);
+            const uint32_t column = place.column(b, e);
             std::pair<uint32_t, uint32_t> decides{mode & kReduceColumn ? 0 : row, mode & kReduceRow ? 0 : column};
             if (mode == kReduce2x2) decides = {row, column};
             uint32_t& value = folded[decides];

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "ir/function.h"
+#include "ir/function_builder.h"
 #include "passes/cooperative_matrix/lowering_state.h"
 #include "passes/cooperative_matrix/scratch.h"
 
@@ -18,6 +19,12 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 bool needs_relayout(LoweringState& state, const ir::Instruction& instruction);
 
 bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
+
+// Stores the elements `matrix` (of type `m`) holds at offset + row * pitch + column (transposed:
+// column * pitch + row) of the scratch area for its component type and scope, which holds
+// `area_elements`; no barriers. Copies held by several invocations are stored by one.
+void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
+                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements);
 bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -45,33 +45,54 @@ uint64_t module_shared_memory(const ir::Module& module) {
 
 }  // namespace
 
-uint32_t Scratch::subgroup_offset(ir::Builder& builder, const Slice& slice) {
-    const uint32_t subgroup = state_.load_builtin(builder, spv::BuiltInSubgroupId);
-    return builder.add(spv::OpIMul, state_.uint_type(), {subgroup, slice.length});
-}
-
-uint32_t Scratch::element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements) {
-    auto [it, inserted] = slices_.try_emplace(component_type);
-    Slice& slice = it->second;
+Scratch::Slice& Scratch::slice(std::map<uint32_t, Slice>& slices, uint32_t component_type, uint32_t elements) {
+    auto [it, inserted] = slices.try_emplace(component_type);
     if (inserted) {
-        slice.variable = state_.module().take_next_id();
-        slice.length = state_.module().take_next_id();
+        it->second.variable = state_.module().take_next_id();
+        it->second.length = state_.module().take_next_id();
     }
-    slice.elements = std::max(slice.elements, elements);
-    const uint32_t at = builder.add(spv::OpIAdd, state_.uint_type(), {subgroup_offset(builder, slice), index});
-    return builder.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassWorkgroup, component_type),
-                       {slice.variable, at});
+    it->second.elements = std::max(it->second.elements, elements);
+    return it->second;
 }
 
-void Scratch::barrier(ir::Builder& builder) {
-    const uint32_t subgroup = state_.uint_constant(spv::ScopeSubgroup);
+uint32_t Scratch::element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements,
+                                  bool workgroup) {
+    const Slice& s = slice(workgroup ? workgroup_ : slices_, component_type, elements);
+    uint32_t at = index;
+    if (!workgroup) {
+        const uint32_t subgroup = state_.load_builtin(builder, spv::BuiltInSubgroupId);
+        at = builder.add(spv::OpIAdd, state_.uint_type(), {builder.add(spv::OpIMul, state_.uint_type(), {subgroup, s.length}), index});
+    }
+    return builder.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassWorkgroup, component_type),
+                       {s.variable, at});
+}
+
+void Scratch::barrier(ir::Builder& builder, bool workgroup) {
+    const uint32_t scope = state_.uint_constant(workgroup ? spv::ScopeWorkgroup : spv::ScopeSubgroup);
     const uint32_t semantics =
         state_.uint_constant(spv::MemorySemanticsAcquireReleaseMask | spv::MemorySemanticsWorkgroupMemoryMask);
-    builder.add(spv::OpControlBarrier, 0, {subgroup, subgroup, semantics});
+    builder.add(spv::OpControlBarrier, 0, {scope, scope, semantics});
+}
+
+// Declares the arrays of `slices`, `copies` slices each, adding their size to `bytes`.
+void Scratch::declare(std::map<uint32_t, Slice>& slices, uint32_t copies, uint64_t& bytes) {
+    ir::Module& module = state_.module();
+    for (const auto& [component, s] : slices) {
+        const uint32_t length[] = {state_.uint_type(), s.length, s.elements};
+        module.types_values_constants.push_back(ir::make_instruction(spv::OpConstant, length));
+        module.register_definition(*module.types_values_constants.back());
+        const uint32_t array = state_.types().get_type_array(component, state_.uint_constant(copies * s.elements));
+        const uint32_t variable[] = {state_.types().get_type_pointer(spv::StorageClassWorkgroup, array), s.variable,
+                                     spv::StorageClassWorkgroup};
+        module.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, variable));
+        module.register_definition(*module.types_values_constants.back());
+        ir::add_to_entry_point_interfaces(module, s.variable);
+        bytes += uint64_t{copies} * s.elements * size_of(module, component);
+    }
 }
 
 bool Scratch::finish() {
-    if (slices_.empty()) return true;
+    if (slices_.empty() && workgroup_.empty()) return true;
     PassContext& context = state_.context;
     ir::Module& module = state_.module();
     const uint64_t own = module_shared_memory(module);
@@ -80,24 +101,14 @@ bool Scratch::finish() {
     const uint32_t invocations = (*size)[0] * (*size)[1] * (*size)[2];
     const uint32_t subgroups = (invocations + context.target.subgroup_size - 1) / context.target.subgroup_size;
     uint64_t reserved = 0;
-    for (const auto& [component, slice] : slices_) {
-        const uint32_t length[] = {state_.uint_type(), slice.length, slice.elements};
-        module.types_values_constants.push_back(ir::make_instruction(spv::OpConstant, length));
-        module.register_definition(*module.types_values_constants.back());
-        const uint32_t array = state_.types().get_type_array(component, state_.uint_constant(subgroups * slice.elements));
-        const uint32_t variable[] = {state_.types().get_type_pointer(spv::StorageClassWorkgroup, array), slice.variable,
-                                     spv::StorageClassWorkgroup};
-        module.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, variable));
-        module.register_definition(*module.types_values_constants.back());
-        ir::add_to_entry_point_interfaces(module, slice.variable);
-        reserved += uint64_t{subgroups} * slice.elements * size_of(module, component);
-    }
+    declare(slices_, subgroups, reserved);
+    declare(workgroup_, 1, reserved);
     reserved_bytes_ = static_cast<uint32_t>(reserved);
     const uint32_t limit = context.target.max_shared_memory_bytes;
     if (limit != 0 && own + reserved > limit) {
         context.diagnostics.error(std::format(
-            "the lowering needs {} bytes of shared memory to change matrix layouts; with the shader's own {} bytes that "
-            "exceeds the device's {} (maxComputeSharedMemorySize)",
+            "the lowering needs {} bytes of shared memory to change matrix layouts and stage multiply-adds; with the "
+            "shader's own {} bytes that exceeds the device's {} (maxComputeSharedMemorySize)",
             reserved, own, limit));
         return false;
     }

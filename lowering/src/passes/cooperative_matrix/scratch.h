@@ -1,7 +1,9 @@
-// Shared memory through which matrices change layout (use conversions, transposes, reductions):
-// each subgroup has its own slice of one Workgroup array per component type. Sizes are only known
-// once every use is generated, so the variables and the slice-length constants are declared at the
-// end (finish) under ids taken up front.
+// Shared memory through which matrices change layout (use conversions, transposes, reductions) and
+// through which workgroup-scope multiply-adds stage A and B: per component type, one Workgroup
+// array in which each subgroup has its own slice (for subgroup-scope matrices), and one region the
+// whole workgroup shares (for workgroup-scope ones). Sizes are only known once every use is
+// generated, so the variables and the slice-length constants are declared at the end (finish)
+// under ids taken up front.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +17,13 @@ class Scratch {
   public:
     explicit Scratch(LoweringState& state) : state_(state) {}
 
-    // A pointer to element `index` (a uint id) of the calling subgroup's slice for `component_type`,
-    // which must hold at least `elements` of them.
-    uint32_t element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements);
-    // Orders the subgroup's shared-memory accesses before the barrier against those after it.
-    void barrier(ir::Builder& builder);
+    // A pointer to element `index` (a uint id) of the calling subgroup's slice for `component_type`
+    // (or of the workgroup's shared region), which must hold at least `elements` of them.
+    uint32_t element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements,
+                             bool workgroup);
+    // Orders the subgroup's (or workgroup's) shared-memory accesses before the barrier against
+    // those after it.
+    void barrier(ir::Builder& builder, bool workgroup);
 
     // Declares what was used. Reports (and returns false) when it does not fit next to the module's
     // own shared memory in target.max_shared_memory_bytes.
@@ -32,10 +36,12 @@ class Scratch {
         uint32_t length;    // the constant holding the slice length, declared by finish()
         uint32_t elements = 0;
     };
-    uint32_t subgroup_offset(ir::Builder& builder, const Slice& slice);
+    Slice& slice(std::map<uint32_t, Slice>& slices, uint32_t component_type, uint32_t elements);
+    void declare(std::map<uint32_t, Slice>& slices, uint32_t copies, uint64_t& bytes);
 
     LoweringState& state_;
-    std::map<uint32_t, Slice> slices_;  // by component type
+    std::map<uint32_t, Slice> slices_;      // per subgroup, by component type
+    std::map<uint32_t, Slice> workgroup_;   // one for the workgroup, by component type
     uint32_t reserved_bytes_ = 0;
 };
 

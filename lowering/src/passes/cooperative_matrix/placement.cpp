@@ -1,0 +1,74 @@
+#include "passes/cooperative_matrix/placement.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& matrix) : state_(state), matrix_(matrix) {
+    const uint32_t u = state.uint_type();
+    column_lane_ = row_group_ = state.uint_constant(0);
+    const bool striped = matrix.workgroup && matrix.use != Use::Accumulator;
+    const LaneLayout& layout = matrix.layout;
+    if (striped || layout.column_lanes > 1 || layout.row_groups > 1) {
+        const uint32_t lane = state.load_lane(b);
+        if (striped) {
+            const uint32_t subgroup = state.load_builtin(b, spv::BuiltInSubgroupId);
+            invocation_ = b.add(spv::OpIAdd, u,
+                                {b.add(spv::OpIMul, u, {subgroup, state.uint_constant(state.context.target.subgroup_size)}), lane});
+            return;
+        }
+        const uint32_t lanes = state.uint_constant(layout.column_lanes);
+        if (layout.column_lanes > 1) column_lane_ = b.add(spv::OpUMod, u, {lane, lanes});
+        if (layout.row_groups > 1) row_group_ = b.add(spv::OpUDiv, u, {lane, lanes});
+    }
+    if (matrix.workgroup) {  // banded: which band this subgroup holds
+        const WorkgroupLayout& spread = matrix.spread;
+        const uint32_t subgroup = state.load_builtin(b, spv::BuiltInSubgroupId);
+        const uint32_t across = state.uint_constant(spread.bands_across);
+        band_row_ = b.add(spv::OpIMul, u, {b.add(spv::OpUDiv, u, {subgroup, across}), state.uint_constant(spread.band_rows)});
+        band_column_ =
+            b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {subgroup, across}), state.uint_constant(spread.band_columns)});
+    }
+}
+
+uint32_t Placement::row(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (invocation_) {  // striped: (e * invocations + invocation) / columns
+        const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
+        return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
+    }
+    uint32_t row = state_.uint_constant(matrix_.layout.row(e, 0));
+    if (matrix_.layout.row_groups > 1) row = b.add(spv::OpIAdd, u, {row_group_, row});
+    return band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row}) : row;
+}
+
+uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (invocation_) {
+        const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
+        return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
+    }
+    uint32_t column = state_.uint_constant(matrix_.layout.column(e, 0));
+    if (matrix_.layout.column_lanes > 1) column = b.add(spv::OpIAdd, u, {column_lane_, column});
+    return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
+}
+
+std::optional<uint32_t> Placement::fixed_row(uint32_t e) const {
+    if (matrix_.workgroup || matrix_.layout.row_groups > 1) return std::nullopt;
+    return matrix_.layout.row(e, 0);
+}
+
+std::optional<uint32_t> Placement::fixed_column(uint32_t e) const {
+    if (matrix_.workgroup || matrix_.layout.column_lanes > 1) return std::nullopt;
+    return matrix_.layout.column(e, 0);
+}
+
+uint32_t Placement::sole_writer(ir::Builder& b) const {
+    if (matrix_.workgroup) return 0;  // striped and banded layouts hold every element once
+    const uint32_t subgroup = state_.context.target.subgroup_size;
+    const uint32_t writers = matrix_.use == Use::A ? 1 : (matrix_.use == Use::B ? matrix_.layout.column_lanes : subgroup);
+    if (writers >= subgroup) return 0;
+    return b.add(spv::OpULessThan, state_.types().get_type_bool(), {state_.load_lane(b), state_.uint_constant(writers)});
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,42 @@
+// Where the components an invocation holds sit in their matrix, for code being generated: the
+// layouts of matrix_types.h and lane_layout.h turned into row and column ids. A Placement loads the
+// invocation's ids it needs (lane, subgroup) once, where it is constructed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "passes/cooperative_matrix/lowering_state.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+class Placement {
+  public:
+    Placement(LoweringState& state, ir::Builder& builder, const MatrixType& matrix);
+
+    uint32_t length() const { return matrix_.length; }
+    uint32_t row(ir::Builder& builder, uint32_t e) const;
+    uint32_t column(ir::Builder& builder, uint32_t e) const;
+    // The row / column of element `e` when every invocation has the same one there.
+    std::optional<uint32_t> fixed_row(uint32_t e) const;
+    std::optional<uint32_t> fixed_column(uint32_t e) const;
+    // The row group of the invocation in its subgroup layout (an id; constant 0 without groups).
+    uint32_t row_group() const { return row_group_; }
+    // A banded workgroup accumulator: the first row and column of the subgroup's band (ids).
+    uint32_t band_row() const { return band_row_; }
+    uint32_t band_column() const { return band_column_; }
+    // True (an id) in the one invocation that writes each element several invocations hold (all
+    // of a subgroup A; B across row groups); 0 when every element has a single holder.
+    uint32_t sole_writer(ir::Builder& builder) const;
+
+  private:
+    LoweringState& state_;
+    const MatrixType& matrix_;
+    uint32_t column_lane_ = 0;  // subgroup and band layouts
+    uint32_t row_group_ = 0;
+    uint32_t invocation_ = 0;   // striped: the invocation's index in the workgroup
+    uint32_t band_row_ = 0;     // banded: the band's first row and column
+    uint32_t band_column_ = 0;
+};
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

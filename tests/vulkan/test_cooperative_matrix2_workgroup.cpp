@@ -1,0 +1,120 @@
+// Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2), lowered by the library for the
+// device's subgroup size and run on the driver without the layer, against a CPU reference: a GEMM
+// tile staged through shared memory, and an attention block (S = Q x K, row maxima by reduction,
+// P = exp(S - max) by a per-element operation, P converted to an f16 A, O = P x V).
+#include <gtest/gtest.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "coopmat_scalars.h"
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
+#include "vulkan_context.h"
+
+namespace vkpolyfill::test {
+namespace {
+
+using coopmat::double_from_half;
+using coopmat::half_from_double;
+
+constexpr uint32_t kRows = 32, kInner = 16, kColumns = 32;  // Q is 32x16, K 16x32, V 32x16
+
+uint32_t subgroup_size(VkPhysicalDevice physical_device) {
+    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
+    vkGetPhysicalDeviceProperties2(physical_device, &properties);
+    return subgroup.subgroupSize;
+}
+
+struct Inputs {
+    std::vector<float> q, k, v;  // the f16 values, as floats
+};
+
+Inputs make_inputs() {
+    Inputs in{std::vector<float>(kRows * kInner), std::vector<float>(kInner * kColumns), std::vector<float>(kColumns * kInner)};
+    // Quarters in [-1, 1]: exact in f16, products and sums of 16 of them exact in f32.
+    for (uint32_t i = 0; i < in.q.size(); ++i) in.q[i] = float(int((i * 29 + 3) % 9) - 4) / 4.0f;
+    for (uint32_t i = 0; i < in.k.size(); ++i) in.k[i] = float(int((i * 17 + 7) % 9) - 4) / 4.0f;
+    for (uint32_t i = 0; i < in.v.size(); ++i) in.v[i] = float(int((i * 13 + 1) % 9) - 4) / 4.0f;
+    return in;
+}
+
+std::vector<float> scores(const Inputs& in) {
+    std::vector<float> s(kRows * kColumns, 0.0f);
+    for (uint32_t r = 0; r < kRows; ++r) {
+        for (uint32_t c = 0; c < kColumns; ++c) {
+            for (uint32_t i = 0; i < kInner; ++i) s[r * kColumns + c] += in.q[r * kInner + i] * in.k[i * kColumns + c];
+        }
+    }
+    return s;
+}
+
+std::vector<float> attention(const Inputs& in) {
+    const std::vector<float> s = scores(in);
+    std::vector<float> o(kRows * kInner, 0.0f);
+    for (uint32_t r = 0; r < kRows; ++r) {
+        const float row_max = *std::max_element(s.begin() + r * kColumns, s.begin() + (r + 1) * kColumns);
+        for (uint32_t j = 0; j < kColumns; ++j) {
+            const float p = float(double_from_half(half_from_double(std::exp(double(s[r * kColumns + j] - row_max)))));
+            for (uint32_t c = 0; c < kInner; ++c) o[r * kInner + c] += p * in.v[j * kInner + c];
+        }
+    }
+    return o;
+}
+
+std::vector<float> run(uint32_t op, const Inputs& in, size_t outputs) {
+    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
+    features11.storageBuffer16BitAccess = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    features12.shaderFloat16 = VK_TRUE;
+    features12.vulkanMemoryModel = VK_TRUE;
+    Context context({.layer = false, .device_features_next = &features12});
+
+    lowering::Target target;
+    target.subgroup_size = subgroup_size(context.physical_device);
+    target.max_shared_memory_bytes = 32768;
+    target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
+    const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat2/workgroup_attention.comp"), target, {});
+    EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
+    EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
+    if (!lowered.ok) return {};
+
+    Buffer q = context.create_buffer(in.q.size() * 2), k = context.create_buffer(in.k.size() * 2);
+    Buffer v = context.create_buffer(in.v.size() * 2), out = context.create_buffer(outputs * sizeof(float));
+    const auto upload = [](Buffer& buffer, const std::vector<float>& values) {
+        for (size_t i = 0; i < values.size(); ++i) buffer.as<uint16_t>()[i] = half_from_double(values[i]);
+    };
+    upload(q, in.q);
+    upload(k, in.k);
+    upload(v, in.v);
+    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
+    const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &op};
+    ComputePipeline pipeline = context.create_compute_pipeline(lowered.words, 4, 0, &specialization);
+    const Buffer* buffers[] = {&q, &k, &v, &out};
+    context.dispatch(pipeline, buffers, {}, 1);
+    return {out.as<float>().begin(), out.as<float>().begin() + static_cast<ptrdiff_t>(outputs)};
+}
+
+TEST(CooperativeMatrix2Workgroup, GemmTileMatchesCpu) {
+    const Inputs in = make_inputs();
+    const std::vector<float> expected = scores(in);
+    const std::vector<float> got = run(0, in, expected.size());
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "row " << i / kColumns << " column " << i % kColumns;
+}
+
+TEST(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
+    const Inputs in = make_inputs();
+    const std::vector<float> expected = attention(in);
+    const std::vector<float> got = run(1, in, expected.size());
+    ASSERT_EQ(got.size(), expected.size());
+    // exp differs between the CPU and the device by a few ulp, which can move P's f16 rounding.
+    for (size_t i = 0; i < expected.size(); ++i) {
+        ASSERT_NEAR(got[i], expected[i], 2e-3 * (1.0 + std::abs(expected[i]))) << "row " << i / kInner << " column " << i % kInner;
+    }
+}
+
+}  // namespace
+}  // namespace vkpolyfill::test
