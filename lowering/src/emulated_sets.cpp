@@ -1,6 +1,7 @@
 #include "emulated_sets.h"
 
 #include "passes/cooperative_matrix/cooperative_matrix_pass.h"
+#include "passes/tile_image/tile_image_pass.h"
 
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
@@ -51,7 +52,7 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
      kNvTensorAddressingExtensions, nullptr},
     {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
-     kExtShaderTileImageExtensions, nullptr},
+     kExtShaderTileImageExtensions, &make_tile_image_pass},
     {Emulated::IntelLongComposites, "SPV_INTEL_long_composites", kIntelLongCompositesCapabilities,
      kIntelLongCompositesExtensions, nullptr},
 };

@@ -22,6 +22,15 @@ enum class Emulated : uint32_t {
 using EmulatedSet = uint32_t;
 constexpr EmulatedSet bit(Emulated e) { return static_cast<EmulatedSet>(e); }
 
+// Where lowered SPV_EXT_shader_tile_image reads find their attachments (tile_image.h): input
+// attachments in the layer's descriptor set, colors at binding = Location, depth and stencil at
+// `depth_binding` and the binding after it, multisampled when the pipeline rasterizes `samples` > 1.
+struct TileImageTarget {
+    uint32_t descriptor_set = 0;
+    uint32_t depth_binding = 8;
+    uint32_t samples = 1;
+};
+
 // What the lowered code may rely on: facts about the device and the pipeline stage.
 struct Target {
     uint32_t spirv_version = 0x00010600;  // highest SPIR-V version the device consumes
@@ -36,6 +45,7 @@ struct Target {
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;
+    TileImageTarget tile_image{};
 };
 
 // One specialization constant's value as the application gave it (VkSpecializationMapEntry's bytes).

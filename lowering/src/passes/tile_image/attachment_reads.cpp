@@ -1,0 +1,114 @@
+#include "passes/tile_image/attachment_reads.h"
+
+#include <array>
+#include <spirv/unified1/spirv.hpp>
+#include <vector>
+
+#include "ir/builtin_variable.h"
+
+namespace vkpolyfill::lowering::tile_image {
+namespace {
+
+constexpr uint32_t kSpirv14 = 0x00010400;
+
+bool is_vector(const ir::Module& module, uint32_t type) {
+    const ir::Instruction* definition = module.find_definition(type);
+    return definition != nullptr && definition->opcode() == spv::OpTypeVector;
+}
+
+}  // namespace
+
+AttachmentReads::AttachmentReads(PassContext& context)
+    : context_(context), multisampled_(context.target.tile_image.samples > 1) {}
+
+uint32_t AttachmentReads::coordinate() {
+    if (!coordinate_) {
+        ir::TypeManager& types = context_.types;
+        const uint32_t int_type = types.get_type_int(32, true);
+        const uint32_t zero = types.get_constant(int_type, std::array{0u});
+        coordinate_ = types.get_constant_composite(types.get_type_vector(int_type, 2), std::array{zero, zero});
+    }
+    return coordinate_;
+}
+
+uint32_t AttachmentReads::image_type(uint32_t component_type) {
+    const uint32_t operands[] = {component_type, spv::DimSubpassData, 0, 0, multisampled_ ? 1u : 0u, 2,
+                                 spv::ImageFormatUnknown};
+    return context_.types.get_equivalent(spv::OpTypeImage, 0, operands);
+}
+
+// Depth and stencil are the attachments without an InputAttachmentIndex: dynamic rendering maps
+// those to its depth/stencil attachment.
+uint32_t AttachmentReads::aspect_variable(uint32_t& variable, uint32_t component_type, uint32_t binding) {
+    if (variable) return variable;
+    ir::Module& module = context_.module;
+    const uint32_t pointer = context_.types.get_type_pointer(spv::StorageClassUniformConstant, image_type(component_type));
+    variable = module.take_next_id();
+    module.types_values_constants.push_back(
+        ir::make_instruction(spv::OpVariable, std::array{pointer, variable, uint32_t{spv::StorageClassUniformConstant}}));
+    module.register_definition(*module.types_values_constants.back());
+    const uint32_t set = context_.target.tile_image.descriptor_set;
+    module.annotations.push_back(ir::make_instruction(spv::OpDecorate, std::array{variable, uint32_t{spv::DecorationDescriptorSet}, set}));
+    module.annotations.push_back(ir::make_instruction(spv::OpDecorate, std::array{variable, uint32_t{spv::DecorationBinding}, binding}));
+    // Before SPIR-V 1.4 interfaces list Input and Output variables only.
+    if (module.header.version >= kSpirv14) ir::add_to_entry_point_interfaces(module, variable);
+    return variable;
+}
+
+uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read) {
+    const uint32_t vec4 = context_.types.get_type_vector(component_type, 4);
+    std::vector<uint32_t> operands{read.image, coordinate()};
+    if (multisampled_) {
+        operands.push_back(spv::ImageOperandsSampleMask);
+        operands.push_back(read.sample ? read.sample : context_.types.get_constant_uint32(0));
+    }
+    return builder.add(spv::OpImageRead, vec4, operands);
+}
+
+bool AttachmentReads::lower(ir::BasicBlock& block, size_t i) {
+    const ir::Instruction& instruction = *block.instructions[i];
+    const uint32_t opcode = instruction.opcode();
+    if (opcode != spv::OpColorAttachmentReadEXT && opcode != spv::OpDepthAttachmentReadEXT &&
+        opcode != spv::OpStencilAttachmentReadEXT) {
+        return false;
+    }
+    ir::Module& module = context_.module;
+    ir::TypeManager& types = context_.types;
+    const uint32_t result_type = instruction.type_id();
+    const uint32_t result = instruction.result_id();
+    const std::vector<uint32_t> operands(instruction.operand_words().begin(), instruction.operand_words().end());
+    block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(i));
+    ir::Builder builder(module, block, i);
+
+    if (opcode == spv::OpColorAttachmentReadEXT) {
+        // The result is the tile image's sampled type, a scalar or a vector of it.
+        const uint32_t component = is_vector(module, result_type) ? module.find_definition(result_type)->word(2) : result_type;
+        const uint32_t texel = read_vec4(builder, component, {operands[0], operands.size() > 1 ? operands[1] : 0});
+        if (result_type == types.get_type_vector(component, 4)) {
+            builder.add(spv::OpCopyObject, result_type, {texel}, result);
+        } else if (!is_vector(module, result_type)) {
+            builder.add(spv::OpCompositeExtract, result_type, {texel, 0}, result);
+        } else {
+            std::vector<uint32_t> shuffle{texel, texel};
+            for (uint32_t c = 0; c < module.find_definition(result_type)->word(3); ++c) shuffle.push_back(c);
+            builder.add(spv::OpVectorShuffle, result_type, shuffle, result);
+        }
+        return true;
+    }
+
+    const bool depth = opcode == spv::OpDepthAttachmentReadEXT;
+    const uint32_t component = depth ? types.get_type_float(ir::kFloat32) : types.get_type_int(32, false);
+    const uint32_t binding = context_.target.tile_image.depth_binding + (depth ? 0 : 1);
+    const uint32_t variable = aspect_variable(depth ? depth_variable_ : stencil_variable_, component, binding);
+    const uint32_t image = builder.add(spv::OpLoad, image_type(component), {variable});
+    const uint32_t texel = read_vec4(builder, component, {image, operands.empty() ? 0 : operands[0]});
+    if (result_type == component) {
+        builder.add(spv::OpCompositeExtract, result_type, {texel, 0}, result);
+    } else {  // a signed stencil result: stencil attachments hold unsigned values
+        const uint32_t value = builder.add(spv::OpCompositeExtract, component, {texel, 0});
+        builder.add(spv::OpBitcast, result_type, {value}, result);
+    }
+    return true;
+}
+
+}  // namespace vkpolyfill::lowering::tile_image

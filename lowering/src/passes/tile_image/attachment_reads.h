@@ -1,0 +1,40 @@
+// OpColorAttachmentReadEXT, OpDepthAttachmentReadEXT and OpStencilAttachmentReadEXT as input
+// attachment reads: OpImageRead of a SubpassData image at offset (0, 0), with the Sample operand
+// when the pipeline is multisampled (a missing Sample reads sample 0, as the extension says; a
+// single-sampled attachment has only sample 0).
+#pragma once
+
+#include <cstdint>
+
+#include "ir/builder.h"
+#include "passes/pass.h"
+
+namespace vkpolyfill::lowering::tile_image {
+
+class AttachmentReads {
+  public:
+    explicit AttachmentReads(PassContext& context);
+
+    // Rewrites the read at block.instructions[i], if it is one; returns whether it was.
+    bool lower(ir::BasicBlock& block, size_t i);
+
+  private:
+    struct Read {
+        uint32_t image;   // the loaded SubpassData image
+        uint32_t sample;  // 0 when the read has no Sample operand
+    };
+    // Adds an OpImageRead of a 4-component vector of `component_type`; returns its id.
+    uint32_t read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read);
+    // The depth or stencil input attachment, made on first use.
+    uint32_t aspect_variable(uint32_t& variable, uint32_t component_type, uint32_t binding);
+    uint32_t image_type(uint32_t component_type);
+    uint32_t coordinate();
+
+    PassContext& context_;
+    bool multisampled_;
+    uint32_t coordinate_ = 0;
+    uint32_t depth_variable_ = 0;
+    uint32_t stencil_variable_ = 0;
+};
+
+}  // namespace vkpolyfill::lowering::tile_image

@@ -1,0 +1,160 @@
+#include "passes/tile_image/tile_image_pass.h"
+
+#include <algorithm>
+#include <array>
+#include <spirv/unified1/spirv.hpp>
+#include <unordered_set>
+
+#include "ir/type_dedup.h"
+#include "ir/type_order.h"
+#include "passes/tile_image/attachment_reads.h"
+#include "passes/tile_image/tile_variables.h"
+
+namespace vkpolyfill::lowering {
+namespace {
+
+using tile_image::TileVariable;
+
+constexpr uint32_t kSpirv14 = 0x00010400;
+constexpr uint32_t kSpirv15 = 0x00010500;
+
+bool is_constant(const ir::Instruction* definition) {
+    if (definition == nullptr) return false;
+    switch (definition->opcode()) {
+        case spv::OpConstant:
+        case spv::OpConstantNull:
+        case spv::OpSpecConstant:
+        case spv::OpSpecConstantOp:
+            return true;
+        default:
+            return false;
+    }
+}
+
+class TileImagePass final : public Pass {
+  public:
+    std::string_view name() const override { return "SPV_EXT_shader_tile_image"; }
+
+    bool run(PassContext& context) override {
+        const std::vector<TileVariable> variables = tile_image::find_tile_variables(context.module, context.diagnostics);
+        if (context.diagnostics.has_errors()) return false;
+        ir::Module& module = context.module;
+        const bool dynamic_index = indexes_dynamically(module, variables);
+        rewrite_types(module, context.target.tile_image.samples > 1);
+        decorate(module, variables, context.target.tile_image.descriptor_set);
+        if (module.header.version < kSpirv14) remove_from_interfaces(module, variables);
+
+        tile_image::AttachmentReads reads(context);
+        for (const auto& function : module.functions) {
+            for (ir::BasicBlock& block : function->blocks) {
+                // Backwards, so the instructions a rewrite inserts never shift the ones still to come.
+                for (size_t i = block.instructions.size(); i-- > 0;) reads.lower(block, i);
+            }
+        }
+        remove_declarations(module);
+        module.add_capability(spv::CapabilityInputAttachment);
+        if (dynamic_index) {
+            module.add_capability(spv::CapabilityInputAttachmentArrayDynamicIndexing);
+            if (module.header.version < kSpirv15) module.add_extension("SPV_EXT_descriptor_indexing");
+        }
+        ir::merge_duplicate_types(module);
+        ir::sort_types_values_constants(module);
+        return true;
+    }
+
+  private:
+    // An array of tile images indexed by a value known only at run time: its input attachments need
+    // InputAttachmentArrayDynamicIndexing.
+    static bool indexes_dynamically(const ir::Module& module, const std::vector<TileVariable>& variables) {
+        std::unordered_set<uint32_t> arrays;
+        for (const TileVariable& v : variables) {
+            if (v.count > 1) arrays.insert(v.id);
+        }
+        bool dynamic = false;
+        for (const auto& function : module.functions) {
+            function->for_each_instruction([&](const ir::Instruction& instruction) {
+                const uint32_t opcode = instruction.opcode();
+                if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && instruction.words().size() > 4 &&
+                    arrays.contains(instruction.word(3))) {
+                    dynamic |= !is_constant(module.find_definition(instruction.word(4)));
+                }
+            });
+        }
+        return dynamic;
+    }
+
+    // Tile images become SubpassData images (multisampled when the pipeline is), and the storage class
+    // of their pointers and variables UniformConstant, in place: every id that named them still does.
+    static void rewrite_types(ir::Module& module, bool multisampled) {
+        for (auto& instruction : module.types_values_constants) {
+            switch (instruction->opcode()) {
+                case spv::OpTypeImage:
+                    if (instruction->word(3) == spv::DimTileImageDataEXT) {
+                        instruction->set_word(3, spv::DimSubpassData);
+                        instruction->set_word(6, multisampled ? 1 : 0);
+                    }
+                    break;
+                case spv::OpTypePointer:
+                    if (instruction->word(2) == spv::StorageClassTileImageEXT) instruction->set_word(2, spv::StorageClassUniformConstant);
+                    break;
+                case spv::OpVariable:
+                    if (instruction->word(3) == spv::StorageClassTileImageEXT) instruction->set_word(3, spv::StorageClassUniformConstant);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    // Location L becomes input attachment L at binding L of the layer's set; an array of N takes
+    // attachments L..L+N-1 from binding L's N descriptors.
+    static void decorate(ir::Module& module, const std::vector<TileVariable>& variables, uint32_t set) {
+        std::unordered_set<uint32_t> ids;
+        for (const TileVariable& v : variables) ids.insert(v.id);
+        std::erase_if(module.annotations, [&](const std::unique_ptr<ir::Instruction>& a) {
+            return a->opcode() == spv::OpDecorate && ids.contains(a->word(1)) && a->word(2) == spv::DecorationLocation;
+        });
+        for (const TileVariable& v : variables) {
+            for (const auto [decoration, value] : {std::pair{spv::DecorationDescriptorSet, set},
+                                                   std::pair{spv::DecorationBinding, v.location},
+                                                   std::pair{spv::DecorationInputAttachmentIndex, v.location}}) {
+                module.annotations.push_back(
+                    ir::make_instruction(spv::OpDecorate, std::array{v.id, uint32_t{decoration}, value}));
+            }
+        }
+    }
+
+    static void remove_from_interfaces(ir::Module& module, const std::vector<TileVariable>& variables) {
+        for (auto& entry_point : module.entry_points) {
+            std::vector<uint32_t> words(entry_point->words().begin() + 1, entry_point->words().end());
+            std::erase_if(words, [&](uint32_t id) {
+                return std::ranges::any_of(variables, [id](const TileVariable& v) { return v.id == id; });
+            });
+            if (words.size() + 1 != entry_point->words().size()) entry_point = ir::make_instruction(spv::OpEntryPoint, words);
+        }
+    }
+
+    static void remove_declarations(ir::Module& module) {
+        std::erase_if(module.capabilities, [](const std::unique_ptr<ir::Instruction>& i) {
+            const uint32_t capability = i->word(1);
+            return capability == spv::CapabilityTileImageColorReadAccessEXT ||
+                   capability == spv::CapabilityTileImageDepthReadAccessEXT ||
+                   capability == spv::CapabilityTileImageStencilReadAccessEXT;
+        });
+        std::erase_if(module.extensions, [](const std::unique_ptr<ir::Instruction>& i) {
+            return ir::decode_literal_string(i->operand_words()) == "SPV_EXT_shader_tile_image";
+        });
+        std::erase_if(module.execution_modes, [](const std::unique_ptr<ir::Instruction>& i) {
+            const uint32_t mode = i->word(2);
+            return i->opcode() == spv::OpExecutionMode && (mode == spv::ExecutionModeNonCoherentColorAttachmentReadEXT ||
+                                                           mode == spv::ExecutionModeNonCoherentDepthAttachmentReadEXT ||
+                                                           mode == spv::ExecutionModeNonCoherentStencilAttachmentReadEXT);
+        });
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_tile_image_pass() { return std::make_unique<TileImagePass>(); }
+
+}  // namespace vkpolyfill::lowering

@@ -1,0 +1,7 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define TYPE uvec4
+#define ATTACHMENT uattachmentEXT
+#define ARRAY
+#define NON_COHERENT
+#include "color.glsl"

@@ -1,0 +1,4 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define DEPTH
+#include "depth_stencil.glsl"

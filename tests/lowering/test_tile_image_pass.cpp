@@ -1,0 +1,181 @@
+// The SPV_EXT_shader_tile_image pass: every tile-image module of the corpus lowers to valid SPIR-V at
+// 1 and 4 samples without the extension; the three reads become input-attachment reads in the
+// layer's set (colors at binding = Location, depth and stencil at the bindings the Target names);
+// tile_image_usage() reports what the layer must bind and order.
+#include <gtest/gtest.h>
+
+#include <spirv/unified1/spirv.hpp>
+
+#include "spirv_corpus.h"
+#include "spirv_text.h"
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/tile_image.h"
+#include "vkpolyfill/lowering/validate.h"
+
+namespace vkpolyfill::lowering::test {
+namespace {
+
+constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
+
+Target emulating_tile_image(uint32_t samples) {
+    Target target;
+    target.emulate = bit(Emulated::ExtShaderTileImage);
+    target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = samples};
+    return target;
+}
+
+std::string messages(const Result& result) {
+    std::string text;
+    for (const Diagnostic& d : result.diagnostics) text += format(d, "module") + "\n";
+    return text;
+}
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+TEST(TileImagePass, EveryTileImageModuleLowersToValidSpirvAtOneAndFourSamples) {
+    size_t lowered = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!(scan_emulated_capabilities(module.words) & bit(Emulated::ExtShaderTileImage))) continue;
+        for (uint32_t samples : {1u, 4u}) {
+            SCOPED_TRACE(module.name + " at " + std::to_string(samples) + " samples");
+            const Result result = lower(module.words, emulating_tile_image(samples), {});
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_TRUE(result.changed);
+            EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            const std::string text = disassemble(result.words);
+            EXPECT_FALSE(contains(text, "TileImage")) << text;
+            EXPECT_TRUE(contains(text, "OpCapability InputAttachment")) << text;
+            EXPECT_TRUE(contains(text, "DescriptorSet 7")) << text;
+            EXPECT_EQ(contains(text, "SubpassData 0 0 1 2"), samples > 1) << text;
+            ++lowered;
+        }
+    }
+    EXPECT_GE(lowered, 20u) << "the corpus lacks the tile-image shaders";
+}
+
+// Reads of every shape: a scalar and a two-component color, a Sample operand, a signed stencil result,
+// an array indexed at run time.
+constexpr std::string_view kEveryRead = R"(
+OpCapability Shader
+OpCapability TileImageColorReadAccessEXT
+OpCapability TileImageDepthReadAccessEXT
+OpCapability TileImageStencilReadAccessEXT
+OpExtension "SPV_EXT_shader_tile_image"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %color %array %index %out
+OpExecutionMode %main OriginUpperLeft
+OpExecutionMode %main NonCoherentDepthAttachmentReadEXT
+OpDecorate %color Location 2
+OpDecorate %array Location 3
+OpDecorate %index Flat
+OpDecorate %index Location 0
+OpDecorate %out Location 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v2float = OpTypeVector %float 2
+%v4float = OpTypeVector %float 4
+%int = OpTypeInt 32 1
+%uint = OpTypeInt 32 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%image = OpTypeImage %float TileImageDataEXT 0 0 0 2 Unknown
+%uimage = OpTypeImage %uint TileImageDataEXT 0 0 0 2 Unknown
+%array_t = OpTypeArray %uimage %uint_2
+%ptr_image = OpTypePointer TileImageEXT %image
+%ptr_array = OpTypePointer TileImageEXT %array_t
+%ptr_uimage = OpTypePointer TileImageEXT %uimage
+%ptr_in_uint = OpTypePointer Input %uint
+%ptr_out = OpTypePointer Output %v4float
+%color = OpVariable %ptr_image TileImageEXT
+%array = OpVariable %ptr_array TileImageEXT
+%index = OpVariable %ptr_in_uint Input
+%out = OpVariable %ptr_out Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%img = OpLoad %image %color
+%scalar = OpColorAttachmentReadEXT %float %img
+%pair = OpColorAttachmentReadEXT %v2float %img %uint_1
+%i = OpLoad %uint %index
+%element = OpAccessChain %ptr_uimage %array %i
+%uimg = OpLoad %uimage %element
+%texel = OpColorAttachmentReadEXT %uint %uimg
+%depth = OpDepthAttachmentReadEXT %float %uint_1
+%stencil = OpStencilAttachmentReadEXT %int
+%x = OpCompositeExtract %float %pair 1
+%y = OpConvertUToF %float %texel
+%z = OpConvertSToF %float %stencil
+%result = OpCompositeConstruct %v4float %scalar %x %y %z
+%final = OpVectorTimesScalar %v4float %result %depth
+OpStore %out %final
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(TileImagePass, ReadsOfEveryShapeBecomeInputAttachmentReads) {
+    std::vector<uint32_t> words = assemble(kEveryRead);
+    for (const uint32_t version : {0x00010600u, 0x00010000u}) {
+        words[1] = version;
+        for (uint32_t samples : {1u, 4u}) {
+            const bool spirv10 = version == 0x00010000u;
+            SCOPED_TRACE(std::string(spirv10 ? "SPIR-V 1.0, " : "SPIR-V 1.6, ") + std::to_string(samples) + " samples");
+            const Result result = lower(words, emulating_tile_image(samples), {});
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            const std::string text = disassemble(result.words);
+            // Before SPIR-V 1.4 interfaces list only Input and Output: %color and %array leave them.
+            EXPECT_EQ(contains(text, "OpEntryPoint Fragment %1 \"main\" %4 %5\n"), spirv10) << text;
+            EXPECT_TRUE(contains(text, "OpDecorate %2 Binding 2")) << text;
+            EXPECT_TRUE(contains(text, "OpDecorate %2 InputAttachmentIndex 2")) << text;
+            EXPECT_TRUE(contains(text, "OpDecorate %3 Binding 3")) << text;
+            EXPECT_TRUE(contains(text, "OpDecorate %3 InputAttachmentIndex 3")) << text;
+            EXPECT_TRUE(contains(text, "Binding 8")) << text;  // depth
+            EXPECT_TRUE(contains(text, "Binding 9")) << text;  // stencil
+            EXPECT_TRUE(contains(text, "OpCapability InputAttachmentArrayDynamicIndexing")) << text;
+            EXPECT_EQ(contains(text, "SPV_EXT_descriptor_indexing"), spirv10) << text;
+            EXPECT_FALSE(contains(text, "NonCoherent")) << text;
+            EXPECT_FALSE(contains(text, "Location 2")) << text;
+            EXPECT_EQ(contains(text, " Sample "), samples > 1) << text;
+        }
+    }
+}
+
+TEST(TileImagePass, AVariableWithoutLocationIsReportedNotGuessed) {
+    std::string text(kEveryRead);
+    text.erase(text.find("OpDecorate %color Location 2"), std::string_view("OpDecorate %color Location 2").size());
+    const Result result = lower(assemble(text), emulating_tile_image(1), {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "no Location")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpVariable")) << messages(result);
+}
+
+TEST(TileImageUsage, ReportsLocationsAspectsAndModes) {
+    const TileImageUsage usage = tile_image_usage(assemble(kEveryRead), "main");
+    ASSERT_TRUE(usage.ok) << usage.error;
+    EXPECT_EQ(usage.colors, (std::vector<TileImageColors>{{2, 1}, {3, 2}}));
+    EXPECT_TRUE(usage.depth);
+    EXPECT_TRUE(usage.stencil);
+    EXPECT_TRUE(usage.coherent_color);
+    EXPECT_FALSE(usage.coherent_depth);
+    EXPECT_TRUE(usage.coherent_stencil);
+    EXPECT_FALSE(usage.early_fragment_tests);
+    EXPECT_FALSE(tile_image_usage(assemble(kEveryRead), "other").reads_anything());
+    EXPECT_FALSE(tile_image_usage(assemble(kMinimalCompute), "main").reads_anything());
+}
+
+TEST(TileImageUsage, CompiledShadersReportTheirNonCoherentModes) {
+    for (const CorpusModule& module : corpus()) {
+        if (module.name != "color_uint_array_nc.frag.spv" && module.name != "depth.frag.spv") continue;
+        const TileImageUsage usage = tile_image_usage(module.words, "main");
+        ASSERT_TRUE(usage.ok) << usage.error;
+        const bool array = module.name == "color_uint_array_nc.frag.spv";
+        EXPECT_EQ(usage.colors, (std::vector<TileImageColors>{array ? TileImageColors{0, 2} : TileImageColors{0, 1}}));
+        EXPECT_EQ(usage.coherent_color, !array);
+        EXPECT_EQ(usage.depth, !array);
+    }
+}
+
+}  // namespace
+}  // namespace vkpolyfill::lowering::test
