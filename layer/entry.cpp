@@ -80,16 +80,14 @@ const VkLayerProperties kLayerProperties = [] {
     return properties;
 }();
 
-}  // namespace
-}  // namespace vkpolyfill
+// The proc-addr functions the loader and the lookups use. They are not the exported symbols: in an
+// application linked to libvulkan, the loader's own vkGetInstanceProcAddr would interpose on an
+// exported name, and the layer would hand the loader its own trampoline.
+PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* pName);
 
-using namespace vkpolyfill;
-
-VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName);
-
-VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
-    if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
-    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const char* pName) {
+    if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_instance_proc_addr);
+    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks),
                                         std::span<const Hook>(kShaderHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
@@ -99,8 +97,8 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr
     return instance_data(instance).next.GetInstanceProcAddr(instance, pName);
 }
 
-VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
-    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* pName) {
+    if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     if (PFN_vkVoidFunction hook = find_hook(kDeviceHooks, pName)) return hook;
     const DeviceData& data = device_data(device);
     const PFN_vkVoidFunction next = data.next.GetDeviceProcAddr(device, pName);
@@ -110,11 +108,28 @@ VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(V
     return next;
 }
 
-VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_layerGetPhysicalDeviceProcAddr(VkInstance instance,
-                                                                                           const char* pName) {
+PFN_vkVoidFunction VKAPI_CALL get_physical_device_proc_addr(VkInstance instance, const char* pName) {
     if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
     PFN_GetPhysicalDeviceProcAddr next = instance_data(instance).next_get_physical_device_proc_addr;
     return next ? next(instance, pName) : nullptr;
+}
+
+}  // namespace
+}  // namespace vkpolyfill
+
+using namespace vkpolyfill;
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
+    return get_instance_proc_addr(instance, pName);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
+    return get_device_proc_addr(device, pName);
+}
+
+VKPOLYFILL_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_layerGetPhysicalDeviceProcAddr(VkInstance instance,
+                                                                                           const char* pName) {
+    return get_physical_device_proc_addr(instance, pName);
 }
 
 VKPOLYFILL_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
@@ -124,9 +139,9 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* pVersionStruct
         return VK_ERROR_INITIALIZATION_FAILED;
     }
     pVersionStruct->loaderLayerInterfaceVersion = 2;
-    pVersionStruct->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    pVersionStruct->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
-    pVersionStruct->pfnGetPhysicalDeviceProcAddr = vk_layerGetPhysicalDeviceProcAddr;
+    pVersionStruct->pfnGetInstanceProcAddr = get_instance_proc_addr;
+    pVersionStruct->pfnGetDeviceProcAddr = get_device_proc_addr;
+    pVersionStruct->pfnGetPhysicalDeviceProcAddr = get_physical_device_proc_addr;
     return VK_SUCCESS;
 }
 
