@@ -1,12 +1,13 @@
 #include "capabilities.h"
 
 #include "capability_khr_cooperative_matrix.h"
+#include "capability_nv_cooperative_matrix2.h"
 
 namespace vkpolyfill {
 
 std::span<const Capability> implemented_capabilities() {
     // The capability issues ([K], [C], [T], [I], [L]) each register their extension here.
-    static const Capability capabilities[] = {khr_cooperative_matrix_capability()};
+    static const Capability capabilities[] = {khr_cooperative_matrix_capability(), nv_cooperative_matrix2_capability()};
     return capabilities;
 }
 
@@ -59,7 +60,9 @@ PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settin
             decision.provision = Provision::Unavailable;
             decision.reason = std::move(missing);
         } else {
-            decision.reason = forced ? "forced by the force_emulation setting" : "the driver lacks it";
+            decision.reason = forced                                                     ? "forced by the force_emulation setting"
+                              : record.facts.native_spec_version(capability.extension) ? "the driver has only part of it"
+                                                                                       : "the driver lacks it";
         }
         record.decisions.push_back(std::move(decision));
     }

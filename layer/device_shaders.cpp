@@ -1,5 +1,7 @@
 #include "device_shaders.h"
 
+#include "capability_nv_cooperative_matrix2.h"
+
 namespace vkpolyfill {
 namespace {
 
@@ -21,6 +23,10 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.vulkan_version = api_version;
     target.spirv_version = spirv_version_for(api_version);
     target.max_shared_memory_bytes = record.facts.properties.limits.maxComputeSharedMemorySize;
+    // What the layer reported reserving: a shader that fits the rest must not fail for the lowering's sake.
+    if (enabled & lowering::bit(lowering::Emulated::NvCooperativeMatrix2)) {
+        target.reserved_shared_memory_bytes = reserved_shared_memory(record.facts);
+    }
     target.emulate = enabled;
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;

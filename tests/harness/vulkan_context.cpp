@@ -23,6 +23,18 @@ void check(VkResult result, const char* what) {
     if (result != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + string_VkResult(result));
 }
 
+bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view extension) {
+    uint32_t count = 0;
+    check(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
+    std::vector<VkExtensionProperties> extensions(count);
+    check(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()),
+          "vkEnumerateDeviceExtensionProperties");
+    for (const VkExtensionProperties& e : extensions) {
+        if (extension == e.extensionName) return true;
+    }
+    return false;
+}
+
 namespace {
 
 uint32_t find_compute_queue_family(VkPhysicalDevice physical_device) {

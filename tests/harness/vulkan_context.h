@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <volk.h>
@@ -20,6 +21,9 @@ const std::string& driver_name();
 
 // Throws std::runtime_error naming `what` unless result is VK_SUCCESS.
 void check(VkResult result, const char* what);
+
+// Whether vkEnumerateDeviceExtensionProperties lists `extension` (with whatever layers are enabled).
+bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view extension);
 
 struct ContextOptions {
     bool layer = true;  // VK_LAYER_POLYFILL_extensions

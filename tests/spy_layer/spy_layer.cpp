@@ -6,6 +6,7 @@
 //   NNNN-stage.spv        the words of every stage-inline VkShaderModuleCreateInfo in a pipeline
 //   NNNN-shader.spv       the words of every vkCreateShadersEXT SPIR-V shader
 //   NNNN-device.txt       the extensions enabled at vkCreateDevice, one per line
+//   NNNN-chain.txt        the sType of every struct chained to that VkDeviceCreateInfo, one per line
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, co
     auto create = reinterpret_cast<PFN_vkCreateDevice>(next_gipa(instance_link(physical_device).instance, "vkCreateDevice"));
     if (FILE* f = open_record("device.txt")) {
         for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) std::fprintf(f, "%s\n", info->ppEnabledExtensionNames[i]);
+        std::fclose(f);
+    }
+    if (FILE* f = open_record("chain.txt")) {
+        for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) std::fprintf(f, "%d\n", s->sType);
         std::fclose(f);
     }
     VkResult result = create(physical_device, info, allocator, device);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -146,6 +147,19 @@ bool declarable(const MatrixType& matrix, std::span<const Configuration> reporte
 
 bool reported(const Configuration& configuration, std::span<const Configuration> list) {
     return std::ranges::find(list, configuration) != list.end();
+}
+
+Component component_of(lowering::ComponentType type) {
+    switch (type) {
+        case lowering::ComponentType::Float16: return VK_COMPONENT_TYPE_FLOAT16_KHR;
+        case lowering::ComponentType::Float32: return VK_COMPONENT_TYPE_FLOAT32_KHR;
+        case lowering::ComponentType::BFloat16: return VK_COMPONENT_TYPE_BFLOAT16_KHR;
+        case lowering::ComponentType::SInt8: return VK_COMPONENT_TYPE_SINT8_KHR;
+        case lowering::ComponentType::UInt8: return VK_COMPONENT_TYPE_UINT8_KHR;
+        case lowering::ComponentType::SInt32: return VK_COMPONENT_TYPE_SINT32_KHR;
+        case lowering::ComponentType::UInt32: return VK_COMPONENT_TYPE_UINT32_KHR;
+        default: throw std::runtime_error("a component type this test does not map");
+    }
 }
 
 }  // namespace vkpolyfill::test::coopmat

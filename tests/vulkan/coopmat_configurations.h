@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <vkpolyfill/lowering/cooperative_matrix.h>
 #include <volk.h>
 
 #include "coopmat_scalars.h"
@@ -22,6 +23,10 @@ struct Configuration {
 
     bool operator==(const Configuration&) const = default;
 };
+
+// The Vulkan name of a component type of the lowering's configuration lists (written out here, not
+// taken from the layer, so reporting tests compare against an independent mapping).
+Component component_of(lowering::ComponentType type);
 
 // "16x16x16".
 std::string shape_name(const Configuration& configuration);

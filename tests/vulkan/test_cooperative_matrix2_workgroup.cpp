@@ -1,6 +1,7 @@
-// Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2), lowered by the library for the
-// device's subgroup size and run on the driver without the layer, against a CPU reference: a GEMM
-// tile staged through shared memory, and an attention block (S = Q x K, row maxima by reduction,
+// Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2) against a CPU reference, lowered
+// two ways: by the library for the device's subgroup size and run on the driver without the layer,
+// and by the layer for a device that enabled VK_NV_cooperative_matrix2. The shaders: a GEMM tile
+// staged through shared memory, and an attention block (S = Q x K, row maxima by reduction,
 // P = exp(S - max) by a per-element operation, P converted to an f16 A, O = P x V).
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -64,22 +65,42 @@ std::vector<float> attention(const Inputs& in) {
     return o;
 }
 
-std::vector<float> run(uint32_t op, const Inputs& in, size_t outputs) {
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
-    features11.storageBuffer16BitAccess = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
-    features12.shaderFloat16 = VK_TRUE;
-    features12.vulkanMemoryModel = VK_TRUE;
-    Context context({.layer = false, .device_features_next = &features12});
+enum class Lowering { Library, Layer };
 
+// The workgroup shader, lowered by the library for the driver's subgroup size.
+std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device) {
     lowering::Target target;
-    target.subgroup_size = subgroup_size(context.physical_device);
+    target.subgroup_size = subgroup_size(physical_device);
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat2/workgroup_attention.comp"), target, {});
     EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
     EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
-    if (!lowered.ok) return {};
+    return lowered.ok ? lowered.words : std::vector<uint32_t>{};
+}
+
+std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs) {
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
+    coopmat2.cooperativeMatrixWorkgroupScope = VK_TRUE;
+    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    coopmat2.cooperativeMatrixReductions = VK_TRUE;
+    coopmat2.cooperativeMatrixConversions = VK_TRUE;
+    coopmat2.cooperativeMatrixPerElementOperations = VK_TRUE;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
+    coopmat.cooperativeMatrix = VK_TRUE;
+    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(lowering == Lowering::Layer ? &coopmat : nullptr);
+    features11.storageBuffer16BitAccess = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    features12.shaderFloat16 = VK_TRUE;
+    features12.vulkanMemoryModel = VK_TRUE;
+    std::vector<const char*> extensions;
+    if (lowering == Lowering::Layer) {
+        extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};
+    }
+    Context context({.layer = lowering == Lowering::Layer, .device_extensions = extensions, .device_features_next = &features12});
+    const std::vector<uint32_t> words = lowering == Lowering::Layer ? read_shader("tests/coopmat2/workgroup_attention.comp")
+                                                                     : lowered_by_library(context.physical_device);
+    if (words.empty()) return {};
 
     Buffer q = context.create_buffer(in.q.size() * 2), k = context.create_buffer(in.k.size() * 2);
     Buffer v = context.create_buffer(in.v.size() * 2), out = context.create_buffer(outputs * sizeof(float));
@@ -91,30 +112,37 @@ std::vector<float> run(uint32_t op, const Inputs& in, size_t outputs) {
     upload(v, in.v);
     const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
     const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &op};
-    ComputePipeline pipeline = context.create_compute_pipeline(lowered.words, 4, 0, &specialization);
+    ComputePipeline pipeline = context.create_compute_pipeline(words, 4, 0, &specialization);
     const Buffer* buffers[] = {&q, &k, &v, &out};
     context.dispatch(pipeline, buffers, {}, 1);
     return {out.as<float>().begin(), out.as<float>().begin() + static_cast<ptrdiff_t>(outputs)};
 }
 
-TEST(CooperativeMatrix2Workgroup, GemmTileMatchesCpu) {
+class CooperativeMatrix2Workgroup : public testing::TestWithParam<Lowering> {};
+
+TEST_P(CooperativeMatrix2Workgroup, GemmTileMatchesCpu) {
     const Inputs in = make_inputs();
     const std::vector<float> expected = scores(in);
-    const std::vector<float> got = run(0, in, expected.size());
+    const std::vector<float> got = run(GetParam(), 0, in, expected.size());
     ASSERT_EQ(got.size(), expected.size());
     for (size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "row " << i / kColumns << " column " << i % kColumns;
 }
 
-TEST(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
+TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
     const Inputs in = make_inputs();
     const std::vector<float> expected = attention(in);
-    const std::vector<float> got = run(1, in, expected.size());
+    const std::vector<float> got = run(GetParam(), 1, in, expected.size());
     ASSERT_EQ(got.size(), expected.size());
     // exp differs between the CPU and the device by a few ulp, which can move P's f16 rounding.
     for (size_t i = 0; i < expected.size(); ++i) {
         ASSERT_NEAR(got[i], expected[i], 2e-3 * (1.0 + std::abs(expected[i]))) << "row " << i / kInner << " column " << i % kInner;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::Layer),
+                         [](const testing::TestParamInfo<Lowering>& param) {
+                             return param.param == Lowering::Library ? "ByTheLibrary" : "ByTheLayer";
+                         });
 
 }  // namespace
 }  // namespace vkpolyfill::test

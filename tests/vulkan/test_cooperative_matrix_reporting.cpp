@@ -13,6 +13,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 #include <vulkan/vk_layer.h>
 
+#include "coopmat_configurations.h"
 #include "scoped_env.h"
 #include "spy_records.h"
 #include "temp_dir.h"
@@ -24,18 +25,6 @@ namespace {
 constexpr const char* kExtension = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
 
 bool native_driver() { return driver_name() == "native"; }
-
-bool lists_extension(VkPhysicalDevice physical_device) {
-    uint32_t count = 0;
-    check(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
-    std::vector<VkExtensionProperties> extensions(count);
-    check(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()),
-          "vkEnumerateDeviceExtensionProperties");
-    for (const VkExtensionProperties& e : extensions) {
-        if (std::string_view(e.extensionName) == kExtension) return true;
-    }
-    return false;
-}
 
 struct Reported {
     bool feature = false;
@@ -77,19 +66,6 @@ std::vector<Entry> property_list(const Context& context) {
     return entries;
 }
 
-VkComponentTypeKHR component_type(lowering::ComponentType type) {
-    switch (type) {
-        case lowering::ComponentType::Float16: return VK_COMPONENT_TYPE_FLOAT16_KHR;
-        case lowering::ComponentType::Float32: return VK_COMPONENT_TYPE_FLOAT32_KHR;
-        case lowering::ComponentType::BFloat16: return VK_COMPONENT_TYPE_BFLOAT16_KHR;
-        case lowering::ComponentType::SInt8: return VK_COMPONENT_TYPE_SINT8_KHR;
-        case lowering::ComponentType::UInt8: return VK_COMPONENT_TYPE_UINT8_KHR;
-        case lowering::ComponentType::SInt32: return VK_COMPONENT_TYPE_SINT32_KHR;
-        case lowering::ComponentType::UInt32: return VK_COMPONENT_TYPE_UINT32_KHR;
-        default: throw std::runtime_error("a component type this test does not map");
-    }
-}
-
 // The lowering's configurations for this device, from the driver's own features and subgroup size.
 std::vector<Entry> expected_emulated_list(VkPhysicalDevice physical_device) {
     VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
@@ -105,8 +81,8 @@ std::vector<Entry> expected_emulated_list(VkPhysicalDevice physical_device) {
     std::vector<Entry> entries;
     for (const lowering::CooperativeMatrixConfiguration& c :
          lowering::cooperative_matrix_configurations(subgroup.subgroupSize, support)) {
-        entries.emplace_back(c.m, c.n, c.k, component_type(c.a), component_type(c.b), component_type(c.c),
-                             component_type(c.result), c.saturating_accumulation, VK_SCOPE_SUBGROUP_KHR);
+        entries.emplace_back(c.m, c.n, c.k, coopmat::component_of(c.a), coopmat::component_of(c.b), coopmat::component_of(c.c),
+                             coopmat::component_of(c.result), c.saturating_accumulation, VK_SCOPE_SUBGROUP_KHR);
     }
     return entries;
 }
@@ -114,8 +90,8 @@ std::vector<Entry> expected_emulated_list(VkPhysicalDevice physical_device) {
 TEST(CooperativeMatrixReporting, ExtensionFeaturesAndPropertiesAppearWithTheLayer) {
     Context without_layer({.layer = false});
     Context with_layer({});
-    EXPECT_EQ(lists_extension(without_layer.physical_device), native_driver());
-    EXPECT_TRUE(lists_extension(with_layer.physical_device));
+    EXPECT_EQ(lists_device_extension(without_layer.physical_device, kExtension), native_driver());
+    EXPECT_TRUE(lists_device_extension(with_layer.physical_device, kExtension));
 
     VkPhysicalDeviceFeatures core;
     vkGetPhysicalDeviceFeatures(with_layer.physical_device, &core);
@@ -148,7 +124,7 @@ TEST(CooperativeMatrixReporting, PropertyListIsTheDriversOrTheLowerings) {
 TEST(CooperativeMatrixReporting, ForceEmulationReportsTheEmulatedList) {
     ScopedEnv force("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", kExtension);
     Context with_layer({});
-    EXPECT_TRUE(lists_extension(with_layer.physical_device));
+    EXPECT_TRUE(lists_device_extension(with_layer.physical_device, kExtension));
     EXPECT_TRUE(reported(with_layer.physical_device).feature);
     EXPECT_EQ(property_list(with_layer), expected_emulated_list(with_layer.physical_device));
 }

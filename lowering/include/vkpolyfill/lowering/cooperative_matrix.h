@@ -46,6 +46,21 @@ struct CooperativeMatrixConfiguration {
 std::vector<CooperativeMatrixConfiguration> cooperative_matrix_configurations(uint32_t subgroup_size,
                                                                               const ArithmeticSupport& support);
 
+// A flexible-dimension configuration (VK_NV_cooperative_matrix2): any M, N, K that are multiples
+// of the granularities. `workgroup_invocations` 0 means subgroup scope.
+struct FlexibleConfiguration {
+    uint32_t m_granularity, n_granularity, k_granularity;
+    ComponentType a, b, c, result;
+    bool saturating_accumulation;
+    uint32_t workgroup_invocations;
+};
+
+// What the lowering offers for VK_NV_cooperative_matrix2: subgroup scope, and workgroup scope with
+// 128 and 256 invocations (where the device allows that many), f16 with f16 or f32 accumulators,
+// bf16 with f32 where the device computes bf16.
+std::vector<FlexibleConfiguration> flexible_configurations(uint32_t subgroup_size, uint32_t max_workgroup_invocations,
+                                                           const ArithmeticSupport& support);
+
 // Whether a subgroup-scope matrix of `rows` x `columns` with the given use (0 = A, 1 = B,
 // 2 = accumulator) can be laid out over `subgroup_size` invocations.
 bool cooperative_matrix_shape_supported(uint32_t rows, uint32_t columns, uint32_t use, uint32_t subgroup_size);

@@ -37,6 +37,9 @@ struct Target {
     uint32_t vulkan_version = (1u << 22) | (3u << 12);  // VK_MAKE_API_VERSION(0, 1, 3, 0)
     uint32_t subgroup_size = 0;            // fixed subgroup size, 0 when unknown
     uint32_t max_shared_memory_bytes = 0;  // maxComputeSharedMemorySize
+    // The most shared memory the lowering may take for itself (what the layer reports as
+    // cooperativeMatrixWorkgroupScopeReservedSharedMemory); 0: only the device limit applies.
+    uint32_t reserved_shared_memory_bytes = 0;
     EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
     // Invocations are SIMD lanes of a CPU thread (lavapipe): there a load whose address differs per
     // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads

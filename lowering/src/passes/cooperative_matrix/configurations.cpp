@@ -2,6 +2,7 @@
 #include <array>
 
 #include "passes/cooperative_matrix/lane_layout.h"
+#include "passes/cooperative_matrix/matrix_types.h"
 #include "vkpolyfill/lowering/cooperative_matrix.h"
 
 namespace vkpolyfill::lowering {
@@ -43,7 +44,40 @@ bool computable(CT type, const ArithmeticSupport& support) {
     }
 }
 
+// Granularities the layouts accept (checked below for the subgroup size): subgroup scope 16x16x16
+// (columns spread over up to 16 invocations, row groups beyond that); workgroup scope 32x16x16 with
+// 128 invocations and 32x32x16 with 256 (striped A and B, one accumulator band per subgroup).
+struct FlexibleShape {
+    uint32_t m, n, k, invocations;
+};
+constexpr FlexibleShape kFlexibleShapes[] = {{16, 16, 16, 0}, {32, 16, 16, 128}, {32, 32, 16, 256}};
+
 }  // namespace
+
+std::vector<FlexibleConfiguration> flexible_configurations(uint32_t subgroup_size, uint32_t max_workgroup_invocations,
+                                                           const ArithmeticSupport& support) {
+    struct Types {
+        CT a, b, c, result;
+    };
+    std::vector<Types> types;
+    if (support.float16) types.insert(types.end(), {{CT::Float16, CT::Float16, CT::Float32, CT::Float32},
+                                                    {CT::Float16, CT::Float16, CT::Float16, CT::Float16}});
+    if (support.bfloat16) types.push_back({CT::BFloat16, CT::BFloat16, CT::Float32, CT::Float32});
+    std::vector<FlexibleConfiguration> offered;
+    for (const FlexibleShape& shape : kFlexibleShapes) {
+        if (shape.invocations > max_workgroup_invocations) continue;
+        const bool fits = shape.invocations == 0
+                              ? cooperative_matrix_shape_supported(shape.m, shape.n, 2, subgroup_size)
+                              : shape.invocations % subgroup_size == 0 && (shape.m * shape.k) % shape.invocations == 0 &&
+                                    (shape.k * shape.n) % shape.invocations == 0 &&
+                                    cooperative_matrix::accumulator_bands(shape.m, shape.n, shape.invocations, subgroup_size);
+        if (!fits) continue;
+        for (const Types& t : types) {
+            offered.push_back({shape.m, shape.n, shape.k, t.a, t.b, t.c, t.result, false, shape.invocations});
+        }
+    }
+    return offered;
+}
 
 std::string_view to_string(ComponentType type) {
     switch (type) {

@@ -32,10 +32,9 @@ std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use
     return MatrixType{0, {}, rows, columns, use, false, *layout, {}, layout->length, 0};
 }
 
-// The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
-// need the fewest reads from shared memory per multiply-add (band rows of A are uniform loads, band
-// columns of B per-invocation ones: rows + columns / subgroup size).
-std::optional<WorkgroupLayout> bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
+}  // namespace
+
+std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
     const uint32_t subgroups = invocations / subgroup_size;
     std::optional<WorkgroupLayout> best;
     uint32_t best_cost = ~0u;
@@ -51,8 +50,6 @@ std::optional<WorkgroupLayout> bands(uint32_t rows, uint32_t columns, uint32_t i
     }
     return best;
 }
-
-}  // namespace
 
 std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t columns, Use use, PassContext& context,
                                                       Report error) {
@@ -74,7 +71,7 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
         }
         return MatrixType{0, {}, rows, columns, use, true, {}, WorkgroupLayout{invocations, 0, 0, 0}, rows * columns / invocations, 0};
     }
-    const std::optional<WorkgroupLayout> spread = bands(rows, columns, invocations, subgroup_size);
+    const std::optional<WorkgroupLayout> spread = accumulator_bands(rows, columns, invocations, subgroup_size);
     if (!spread) {
         error(std::format("a {}x{} accumulator cannot be tiled into one band per subgroup ({} subgroups of {})", rows, columns,
                           invocations / subgroup_size, subgroup_size));

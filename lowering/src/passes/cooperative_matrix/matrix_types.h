@@ -68,4 +68,9 @@ class MatrixTypes {
 
 std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t type_id);
 
+// The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
+// need the fewest reads from shared memory per multiply-add (band rows of A are uniform loads, band
+// columns of B per-invocation ones: rows + columns / subgroup size). nullopt when none fits.
+std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size);
+
 }  // namespace vkpolyfill::lowering::cooperative_matrix
