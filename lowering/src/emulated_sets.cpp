@@ -1,6 +1,7 @@
 #include "emulated_sets.h"
 
 #include "passes/cooperative_matrix/cooperative_matrix_pass.h"
+#include "passes/long_composites/long_composites_pass.h"
 #include "passes/tile_image/tile_image_pass.h"
 
 #include <algorithm>
@@ -42,8 +43,11 @@ constexpr std::string_view kExtShaderTileImageExtensions[] = {"SPV_EXT_shader_ti
 constexpr uint32_t kIntelLongCompositesCapabilities[] = {spv::CapabilityLongCompositesINTEL};
 constexpr std::string_view kIntelLongCompositesExtensions[] = {"SPV_INTEL_long_composites"};
 
-// Each capability's issue fills in its pass factory.
+// Each capability's issue fills in its pass factory. Passes run in this order: SPV_INTEL_long_composites
+// first, since the other passes take every struct type and composite to be one instruction.
 constexpr EmulatedSetInfo kEmulatedSets[] = {
+    {Emulated::IntelLongComposites, "SPV_INTEL_long_composites", kIntelLongCompositesCapabilities,
+     kIntelLongCompositesExtensions, &make_long_composites_pass},
     {Emulated::KhrCooperativeMatrix, "SPV_KHR_cooperative_matrix", kKhrCooperativeMatrixCapabilities,
      kKhrCooperativeMatrixExtensions, &make_cooperative_matrix_pass},
     {Emulated::NvCooperativeMatrix2, "SPV_NV_cooperative_matrix2", kNvCooperativeMatrix2Capabilities,
@@ -53,8 +57,6 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
     {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
      kExtShaderTileImageExtensions, &make_tile_image_pass},
-    {Emulated::IntelLongComposites, "SPV_INTEL_long_composites", kIntelLongCompositesCapabilities,
-     kIntelLongCompositesExtensions, nullptr},
 };
 
 }  // namespace

@@ -59,6 +59,7 @@ bool run_emulation_passes(ir::Module& module, const Target& target, std::span<co
         to_lower.push_back(declared.set);
     }
     if (to_lower.empty() || diagnostics.has_errors()) return false;
+    std::ranges::sort(to_lower);  // in the order of `sets`, whatever order the module declares them in
 
     ir::TypeManager types(module);
     PassContext context{module, types, target, diagnostics, specialization};

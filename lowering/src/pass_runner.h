@@ -18,7 +18,8 @@ struct DeclaredSet {
 // The members of `sets` the module declares.
 std::vector<DeclaredSet> declared_sets(const ir::Module& module, std::span<const EmulatedSetInfo> sets);
 
-// Lowers each member of `sets` that the module declares and target.emulate names, by its pass.
+// Lowers each member of `sets` that the module declares and target.emulate names, by its pass, in the
+// order of `sets`.
 // Returns whether the module changed. Errors: a set with no pass yet, the passes' own, and a set
 // still declared after its pass ran.
 bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const SpecializationValue> specialization,

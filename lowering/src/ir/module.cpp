@@ -62,7 +62,11 @@ uint32_t Module::get_ext_inst_import(std::string_view name) {
 }
 
 std::vector<uint32_t> Module::to_words() const {
-    std::vector<uint32_t> words{header.magic, header.version, header.generator, header.bound, header.schema};
+    size_t size = kHeaderWords;  // counted first: a module can be megabytes
+    for_each_instruction([&](const Instruction& instruction) { size += instruction.words().size(); });
+    std::vector<uint32_t> words;
+    words.reserve(size);
+    words.insert(words.end(), {header.magic, header.version, header.generator, header.bound, header.schema});
     for_each_instruction([&](const Instruction& instruction) {
         words.insert(words.end(), instruction.words().begin(), instruction.words().end());
     });

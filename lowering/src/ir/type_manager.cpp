@@ -50,6 +50,8 @@ TypeManager::TypeManager(Module& module) : module_(module) {
                 break;
         }
     }
+    // A long composite's module has 100,000 constants: no rehashing them, now or when a pass adds a few.
+    ids_.reserve(module.types_values_constants.size() * 2);
     for (const auto& instruction : module.types_values_constants) index(*instruction);
 }
 
@@ -96,6 +98,11 @@ uint32_t TypeManager::create(uint32_t opcode, uint32_t type, std::span<const uin
 
 uint32_t TypeManager::get_equivalent(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands) {
     return opcode == spv::OpTypeStruct ? create(opcode, type, operands) : get(opcode, type, operands);
+}
+
+void TypeManager::forget(const Instruction& definition) {
+    const auto it = ids_.find(key(definition.opcode(), definition.type_id(), definition.operand_words()));
+    if (it != ids_.end() && it->second == definition.result_id()) ids_.erase(it);
 }
 
 uint32_t TypeManager::find_type_void() const { return find(spv::OpTypeVoid, 0, {}); }

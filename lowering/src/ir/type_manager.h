@@ -72,6 +72,10 @@ class TypeManager {
     // type (0 for a type) and operand words, the ids already this module's. Structs are created.
     uint32_t get_equivalent(uint32_t opcode, uint32_t type, std::span<const uint32_t> operands);
 
+    // A pass is about to redefine `definition`'s id in place (a type split into nested ones): lookups
+    // must no longer find that id for what it was.
+    void forget(const Instruction& definition);
+
     // The format of float type `type_id`, nullopt if it is not one.
     std::optional<FloatFormat> float_format(uint32_t type_id) const;
 
