@@ -4,6 +4,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "ir/decorations.h"
 #include "ir/instruction_text.h"
 
 namespace vkpolyfill::lowering {
@@ -29,15 +30,6 @@ int64_t sign_extend(uint64_t value, uint32_t width) {
     if (width >= 64) return static_cast<int64_t>(value);
     const uint64_t sign = uint64_t{1} << (width - 1);
     return static_cast<int64_t>((truncate(value, width) ^ sign) - sign);
-}
-
-std::optional<uint32_t> spec_id_of(const ir::Module& module, uint32_t id) {
-    for (const auto& annotation : module.annotations) {
-        if (annotation->opcode() == spv::OpDecorate && annotation->word(1) == id && annotation->word(2) == spv::DecorationSpecId) {
-            return annotation->word(3);
-        }
-    }
-    return std::nullopt;
 }
 
 // The pipeline's value for `spec_id`, as VkSpecializationMapEntry bytes (little-endian).
@@ -125,13 +117,13 @@ std::optional<uint64_t> evaluate_constant(const ir::Module& module, uint32_t id,
         }
         case spv::OpSpecConstantTrue:
         case spv::OpSpecConstantFalse: {
-            const std::optional<uint32_t> spec_id = spec_id_of(module, id);
+            const std::optional<uint32_t> spec_id = ir::find_decoration(module, id, spv::DecorationSpecId);
             const std::optional<uint64_t> given = spec_id ? pipeline_value(values, *spec_id) : std::nullopt;
             if (given) return *given != 0 ? 1 : 0;
             return definition->opcode() == spv::OpSpecConstantTrue ? 1 : 0;
         }
         case spv::OpSpecConstant: {
-            const std::optional<uint32_t> spec_id = spec_id_of(module, id);
+            const std::optional<uint32_t> spec_id = ir::find_decoration(module, id, spv::DecorationSpecId);
             const std::optional<uint64_t> given = spec_id ? pipeline_value(values, *spec_id) : std::nullopt;
             uint64_t value = definition->operand_words()[0];
             if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;

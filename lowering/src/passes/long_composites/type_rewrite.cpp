@@ -3,21 +3,12 @@
 #include <optional>
 #include <spirv/unified1/spirv.hpp>
 
+#include "ir/decorations.h"
 #include "passes/long_composites/composite_rewrite.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
 namespace {
-
-std::optional<uint32_t> array_stride(const ir::Module& module, uint32_t type) {
-    for (const auto& annotation : module.annotations) {
-        if (annotation->opcode() == spv::OpDecorate && annotation->word(1) == type &&
-            annotation->word(2) == spv::DecorationArrayStride) {
-            return annotation->word(3);
-        }
-    }
-    return std::nullopt;
-}
 
 // The chunk array, in the integer type of the original length (defined before the array, as its new
 // lengths must be); the outer array's length comes back in `chunk_count`.
@@ -30,7 +21,7 @@ void emit_chunk_array(ir::Module& module, const ir::Instruction& array, SplitTyp
     };
     const uint32_t operands[] = {split.element_type, length(split.chunk_length)};
     const uint32_t chunk = emit(spv::OpTypeArray, 0, operands);
-    if (const std::optional<uint32_t> stride = array_stride(module, split.id)) {
+    if (const std::optional<uint32_t> stride = ir::find_decoration(module, split.id, spv::DecorationArrayStride)) {
         const uint32_t decoration[] = {chunk, spv::DecorationArrayStride, *stride};
         module.annotations.push_back(ir::make_instruction(spv::OpDecorate, decoration));
     }

@@ -3,20 +3,11 @@
 #include <optional>
 #include <spirv/unified1/spirv.hpp>
 
+#include "ir/decorations.h"
 #include "ir/instruction_text.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
-
-std::optional<uint32_t> location_of(const ir::Module& module, uint32_t variable) {
-    for (const auto& annotation : module.annotations) {
-        if (annotation->opcode() == spv::OpDecorate && annotation->word(1) == variable &&
-            annotation->word(2) == spv::DecorationLocation) {
-            return annotation->word(3);
-        }
-    }
-    return std::nullopt;
-}
 
 // The pointee of a variable's pointer type, through an array: the array length (1 without one), or
 // nullopt when the length is not a plain constant (a specialization constant would change the
@@ -50,7 +41,7 @@ std::vector<TileVariable> find_tile_variables(const ir::Module& module, Diagnost
     std::vector<TileVariable> variables;
     for (const auto& instruction : module.types_values_constants) {
         if (instruction->opcode() != spv::OpVariable || instruction->word(3) != spv::StorageClassTileImageEXT) continue;
-        const std::optional<uint32_t> location = location_of(module, instruction->result_id());
+        const std::optional<uint32_t> location = ir::find_decoration(module, instruction->result_id(), spv::DecorationLocation);
         const std::optional<uint32_t> count = element_count(module, *instruction);
         if (!location || !count) {
             diagnostics.error(location ? "a tile-image array whose length is not a constant is not supported"
