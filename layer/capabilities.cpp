@@ -11,6 +11,19 @@ std::span<const Capability> implemented_capabilities() {
     return capabilities;
 }
 
+std::span<const SpirvOnlyCapability> spirv_only_capabilities() {
+    static const SpirvOnlyCapability capabilities[] = {
+        {"SPV_INTEL_long_composites", lowering::Emulated::IntelLongComposites},
+    };
+    return capabilities;
+}
+
+lowering::EmulatedSet spirv_only_set() {
+    lowering::EmulatedSet set = 0;
+    for (const SpirvOnlyCapability& capability : spirv_only_capabilities()) set |= lowering::bit(capability.lowering);
+    return set;
+}
+
 const char* to_string(Provision provision) {
     switch (provision) {
         case Provision::Native: return "native";

@@ -47,6 +47,18 @@ struct Capability {
 
 std::span<const Capability> implemented_capabilities();
 
+// A capability set that only SPIR-V names (SPV_INTEL_long_composites): no Vulkan extension to
+// advertise, no feature to report or for the application to enable, and no driver that has it. Such
+// sets stay out of the decision table (which is about what to report); every device lowers modules
+// that declare one, whatever the application enabled.
+struct SpirvOnlyCapability {
+    const char* spirv_extension;
+    lowering::Emulated lowering;
+};
+
+std::span<const SpirvOnlyCapability> spirv_only_capabilities();
+lowering::EmulatedSet spirv_only_set();
+
 enum class Provision { Native, Emulated, Unavailable };
 
 struct CapabilityDecision {

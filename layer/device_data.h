@@ -19,7 +19,7 @@ struct DeviceData {
     InstanceData* instance = nullptr;  // outlives the device (vkDestroyInstance requires it)
     VkPhysicalDevice physical_device = VK_NULL_HANDLE;
     std::shared_ptr<const PhysicalDeviceRecord> record;
-    lowering::EmulatedSet enabled_emulation = 0;  // emulated capabilities the application enabled
+    lowering::EmulatedSet enabled_emulation = 0;  // those the application enabled, and the SPIR-V-only sets
     uint32_t api_version = VK_API_VERSION_1_0;    // the version the device is used at (instance and driver)
     std::unique_ptr<DeviceShaders> shaders;       // null when enabled_emulation is 0
 };

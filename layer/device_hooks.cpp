@@ -45,6 +45,10 @@ std::string describe(const DeviceData& data) {
             any = true;
         }
     }
+    for (const SpirvOnlyCapability& capability : spirv_only_capabilities()) {
+        text += std::string(" ") + capability.spirv_extension;
+        any = true;
+    }
     return any ? text : text + " nothing";
 }
 
@@ -66,6 +70,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->physical_device = physicalDevice;
     data->record = instance.physical_device(physicalDevice);
     const PhysicalDeviceRecord& record = *data->record;
+    data->enabled_emulation = spirv_only_set();  // nothing for the application to enable
     for (const CapabilityDecision& d : record.decisions) {
         if (d.provision == Provision::Emulated && enables_extension(pCreateInfo, d.capability->extension)) {
             data->enabled_emulation |= lowering::bit(d.capability->lowering);

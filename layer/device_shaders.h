@@ -1,5 +1,6 @@
-// What the layer keeps per device to intercept shaders: only on devices where the application
-// enabled an emulated capability (elsewhere every shader and pipeline call goes straight down).
+// What the layer keeps per device to intercept shaders: on devices where the application enabled an
+// emulated capability or a SPIR-V-only set is registered (elsewhere every shader and pipeline call
+// goes straight down).
 #pragma once
 
 #include <memory>

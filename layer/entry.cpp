@@ -44,8 +44,9 @@ const Hook kDeviceHooks[] = {
     VKPOLYFILL_HOOK(DestroyDevice, DestroyDevice),
 };
 
-// Shader interception: the device's own entry points unless the application enabled an emulated
-// capability on it, so other devices pay nothing for it.
+// Shader interception, where the device may lower something: where the application enabled an
+// emulated capability, and wherever a SPIR-V-only set is registered (today every device). Elsewhere,
+// and for every other command, the device's own entry points.
 const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(CreateShaderModule, CreateShaderModule),
     VKPOLYFILL_HOOK(DestroyShaderModule, DestroyShaderModule),

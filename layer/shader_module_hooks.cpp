@@ -1,5 +1,5 @@
-// vkCreateShaderModule / vkDestroyShaderModule / vkSetDebugUtilsObjectNameEXT on devices where the
-// application enabled an emulated capability. A module using one is kept by the layer (its words
+// vkCreateShaderModule / vkDestroyShaderModule / vkSetDebugUtilsObjectNameEXT on devices that have
+// DeviceShaders (device_shaders.h). A module using an emulated capability is kept by the layer (its words
 // and hash) while the driver gets a placeholder; every other module reaches the driver untouched.
 #include <format>
 
