@@ -35,6 +35,22 @@ const char* to_string(Provision provision) {
 
 bool PhysicalDeviceRecord::emulates(const char* extension) const { return provision_of(extension) == Provision::Emulated; }
 
+bool PhysicalDeviceRecord::shares_with_driver(const char* extension) const {
+    for (const CapabilityDecision& d : decisions) {
+        if (d.capability->extension == std::string_view(extension)) return d.shared_with_driver;
+    }
+    return false;
+}
+
+lowering::EmulatedSet PhysicalDeviceRecord::run_by_driver(std::span<const uint32_t> code, lowering::EmulatedSet sets) const {
+    lowering::EmulatedSet run = 0;
+    for (const CapabilityDecision& d : decisions) {
+        const lowering::EmulatedSet set = lowering::bit(d.capability->lowering);
+        if (d.shared_with_driver && (sets & set) && d.capability->driver_runs(facts, code)) run |= set;
+    }
+    return run;
+}
+
 Provision PhysicalDeviceRecord::provision_of(std::string_view extension) const {
     for (const CapabilityDecision& d : decisions) {
         if (d.capability->extension == extension) return d.provision;
@@ -73,9 +89,11 @@ PhysicalDeviceRecord decide_capabilities(PhysicalDeviceFacts facts, const Settin
             decision.provision = Provision::Unavailable;
             decision.reason = std::move(missing);
         } else {
-            decision.reason = forced                                                     ? "forced by the force_emulation setting"
-                              : record.facts.native_spec_version(capability.extension) ? "the driver has only part of it"
-                                                                                       : "the driver lacks it";
+            const bool has_part = record.facts.native_spec_version(capability.extension) != 0;
+            decision.shared_with_driver = has_part && !forced && capability.driver_runs != nullptr;
+            decision.reason = forced     ? "forced by the force_emulation setting"
+                              : has_part ? "the driver has only part of it"
+                                         : "the driver lacks it";
         }
         record.decisions.push_back(std::move(decision));
     }

@@ -35,11 +35,18 @@ struct Capability {
     void (*report_features)(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain);
     void (*report_properties)(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain);
     // Called on a copy of every vkCreateDevice info while the capability is emulated, before the
-    // layer removes its extensions from the copy: take out the structs the driver must not see,
-    // and, when the application enabled the extension, turn on the core features the lowered
-    // code will need. `api_version` is the version the device is used at (instance and device).
-    void (*prepare_device_create_info)(const PhysicalDeviceFacts& facts, uint32_t api_version,
+    // layer removes its extensions from the copy: take out the structs the driver must not see (or,
+    // when `shared_with_driver`, leave in them only what the driver has), and, when the application
+    // enabled the extension, turn on the core features the lowered code will need. `api_version` is
+    // the version the device is used at (instance and device).
+    void (*prepare_device_create_info)(const PhysicalDeviceFacts& facts, uint32_t api_version, bool shared_with_driver,
                                        vku::safe_VkDeviceCreateInfo& create_info);
+    // For an extension a driver can have part of (VK_NV_cooperative_matrix2's feature bits): whether
+    // the driver runs this module itself, everything it uses of the extension being the driver's own.
+    // Where the driver lists the extension and this is set, the extension stays enabled at the driver
+    // (prepare_device_create_info leaves it the driver's own bits) and such modules pass through.
+    // Null: the driver has all of the extension or none.
+    bool (*driver_runs)(const PhysicalDeviceFacts& facts, std::span<const uint32_t> code) = nullptr;
     // The extension's physical-device commands (reachable through vkGetInstanceProcAddr and
     // vk_layerGetPhysicalDeviceProcAddr); each passes through to the driver when it is native.
     std::span<const EntryPoint> physical_device_functions;
@@ -65,6 +72,8 @@ struct CapabilityDecision {
     const Capability* capability;
     Provision provision;
     std::string reason;  // why, in a sentence (for the log and the demo)
+    // Emulated where the driver has part of it, and the capability can share it (Capability::driver_runs).
+    bool shared_with_driver = false;
 };
 
 // What the layer does for one physical device.
@@ -73,6 +82,10 @@ struct PhysicalDeviceRecord {
     std::vector<CapabilityDecision> decisions;  // one per implemented capability
 
     bool emulates(const char* extension) const;
+    // Emulated, yet enabled at the driver too, which has part of it (see Capability::driver_runs).
+    bool shares_with_driver(const char* extension) const;
+    // The members of `sets` (emulated here) whose use in `code` the driver runs itself.
+    lowering::EmulatedSet run_by_driver(std::span<const uint32_t> code, lowering::EmulatedSet sets) const;
     // Unavailable for an extension the layer does not implement.
     Provision provision_of(std::string_view extension) const;
     lowering::EmulatedSet emulated_set() const;

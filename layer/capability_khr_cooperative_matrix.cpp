@@ -5,6 +5,7 @@
 #include "cooperative_matrix_support.h"
 
 #include <vkpolyfill/lowering/cooperative_matrix.h>
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 namespace vkpolyfill {
@@ -38,9 +39,10 @@ void report_properties(const PhysicalDeviceFacts&, VkBaseOutStructure* chain) {
     }
 }
 
-void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t api_version,
+void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t api_version, bool,
                                 vku::safe_VkDeviceCreateInfo& create_info) {
-    prepare_emulated_device(facts, api_version, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR, kExtension, create_info);
+    vku::RemoveFromPnext(create_info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR);
+    enable_subgroup_control_for(facts, api_version, kExtension, create_info);
 }
 
 std::vector<VkCooperativeMatrixPropertiesKHR> emulated_properties(const PhysicalDeviceFacts& facts) {

@@ -1,7 +1,7 @@
 // VK_NV_cooperative_matrix2 as a Capability. The layer reports the union of what the driver has and
-// what the lowering implements, feature bit by feature bit; when the driver lacks any bit the layer
-// can add, the extension is emulated and every shader using it is lowered whole (the driver's own
-// bits are not mixed with lowered code).
+// what the lowering implements, feature bit by feature bit. When the driver lacks a bit the layer can
+// add, the extension is emulated: a module whose every use of it the driver has goes to the driver
+// as it is, any other is lowered whole (the driver's own bits are not mixed with lowered code).
 #include "capability_nv_cooperative_matrix2.h"
 
 #include <algorithm>
@@ -17,9 +17,17 @@ namespace {
 
 constexpr const char* kExtension = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
 
+using Features = VkPhysicalDeviceCooperativeMatrix2FeaturesNV;
+constexpr VkBool32 Features::*kFeatureBits[] = {
+    &Features::cooperativeMatrixWorkgroupScope,       &Features::cooperativeMatrixFlexibleDimensions,
+    &Features::cooperativeMatrixReductions,           &Features::cooperativeMatrixConversions,
+    &Features::cooperativeMatrixPerElementOperations, &Features::cooperativeMatrixTensorAddressing,
+    &Features::cooperativeMatrixBlockLoads,
+};
+
 // The feature bits the lowering implements. Tensor addressing and block loads are not there yet.
-VkPhysicalDeviceCooperativeMatrix2FeaturesNV emulated_features() {
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV features = vku::InitStructHelper();
+Features emulated_features() {
+    Features features = vku::InitStructHelper();
     features.cooperativeMatrixWorkgroupScope = VK_TRUE;
     features.cooperativeMatrixFlexibleDimensions = VK_TRUE;
     features.cooperativeMatrixReductions = VK_TRUE;
@@ -29,29 +37,43 @@ VkPhysicalDeviceCooperativeMatrix2FeaturesNV emulated_features() {
 }
 
 // Each bit: the driver's or the lowering's.
-VkPhysicalDeviceCooperativeMatrix2FeaturesNV union_features(const PhysicalDeviceFacts& facts) {
-    const VkPhysicalDeviceCooperativeMatrix2FeaturesNV& native = facts.nv_cooperative_matrix2;
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV features = emulated_features();
-    features.cooperativeMatrixWorkgroupScope |= native.cooperativeMatrixWorkgroupScope;
-    features.cooperativeMatrixFlexibleDimensions |= native.cooperativeMatrixFlexibleDimensions;
-    features.cooperativeMatrixReductions |= native.cooperativeMatrixReductions;
-    features.cooperativeMatrixConversions |= native.cooperativeMatrixConversions;
-    features.cooperativeMatrixPerElementOperations |= native.cooperativeMatrixPerElementOperations;
-    features.cooperativeMatrixTensorAddressing |= native.cooperativeMatrixTensorAddressing;
-    features.cooperativeMatrixBlockLoads |= native.cooperativeMatrixBlockLoads;
+Features union_features(const PhysicalDeviceFacts& facts) {
+    Features features = emulated_features();
+    for (VkBool32 Features::*bit : kFeatureBits) features.*bit |= facts.nv_cooperative_matrix2.*bit;
     return features;
 }
 
 // Native when the driver has every bit the lowering could add.
 bool is_native(const PhysicalDeviceFacts& facts) {
     if (facts.native_spec_version(kExtension) == 0) return false;
-    const VkPhysicalDeviceCooperativeMatrix2FeaturesNV all = union_features(facts);
-    const VkPhysicalDeviceCooperativeMatrix2FeaturesNV& native = facts.nv_cooperative_matrix2;
-    return native.cooperativeMatrixWorkgroupScope == all.cooperativeMatrixWorkgroupScope &&
-           native.cooperativeMatrixFlexibleDimensions == all.cooperativeMatrixFlexibleDimensions &&
-           native.cooperativeMatrixReductions == all.cooperativeMatrixReductions &&
-           native.cooperativeMatrixConversions == all.cooperativeMatrixConversions &&
-           native.cooperativeMatrixPerElementOperations == all.cooperativeMatrixPerElementOperations;
+    const Features all = union_features(facts);
+    for (VkBool32 Features::*bit : kFeatureBits) {
+        if (all.*bit != facts.nv_cooperative_matrix2.*bit) return false;
+    }
+    return true;
+}
+
+// The driver's bits the layer leaves shaders to. Lavapipe (Mesa 26.1) reduces rows and columns wrongly
+// (ReduceRowsSum and ReduceColumnsMax in tests/vulkan/test_cooperative_matrix2_subgroup.cpp differ
+// from the CPU and from the lowering there), so modules that reduce are lowered on it.
+Features trusted_native_features(const PhysicalDeviceFacts& facts) {
+    Features native = facts.nv_cooperative_matrix2;
+    if (facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) native.cooperativeMatrixReductions = VK_FALSE;
+    return native;
+}
+
+// Whether the driver's own bits cover everything `code` uses of the extension. Flexible dimensions
+// need no capability, so a driver without them natively runs no module of the extension.
+bool driver_runs(const PhysicalDeviceFacts& facts, std::span<const uint32_t> code) {
+    const Features native = trusted_native_features(facts);
+    const std::optional<lowering::CooperativeMatrix2Use> use = lowering::cooperative_matrix2_use(code);
+    return use && !use->other && native.cooperativeMatrixFlexibleDimensions &&
+           (!use->workgroup_scope || native.cooperativeMatrixWorkgroupScope) &&
+           (!use->reductions || native.cooperativeMatrixReductions) &&
+           (!use->conversions || native.cooperativeMatrixConversions) &&
+           (!use->per_element_operations || native.cooperativeMatrixPerElementOperations) &&
+           (!use->tensor_addressing || native.cooperativeMatrixTensorAddressing) &&
+           (!use->block_loads || native.cooperativeMatrixBlockLoads);
 }
 
 uint32_t max_workgroup_invocations(const PhysicalDeviceFacts& facts) {
@@ -83,9 +105,15 @@ void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* cha
     }
 }
 
-void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t api_version,
+// A driver that has part of the extension keeps it enabled, with only its own bits asked for.
+void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t api_version, bool shared_with_driver,
                                 vku::safe_VkDeviceCreateInfo& create_info) {
-    prepare_emulated_device(facts, api_version, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV, kExtension, create_info);
+    if (!shared_with_driver) {
+        vku::RemoveFromPnext(create_info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV);
+    } else if (auto* features = vku::FindStructInPNextChain<Features>(const_cast<void*>(create_info.pNext))) {
+        for (VkBool32 Features::*bit : kFeatureBits) features->*bit &= facts.nv_cooperative_matrix2.*bit;
+    }
+    enable_subgroup_control_for(facts, api_version, kExtension, create_info);
 }
 
 std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> emulated_properties(const PhysicalDeviceFacts& facts) {
@@ -130,6 +158,7 @@ Capability nv_cooperative_matrix2_capability() {
         .report_features = report_features,
         .report_properties = report_properties,
         .prepare_device_create_info = prepare_device_create_info,
+        .driver_runs = driver_runs,
         .physical_device_functions = kPhysicalDeviceFunctions,
     };
 }

@@ -75,9 +75,8 @@ void enable_subgroup_control(const PhysicalDeviceFacts& facts, uint32_t api_vers
 
 }  // namespace
 
-void prepare_emulated_device(const PhysicalDeviceFacts& facts, uint32_t api_version, VkStructureType features,
-                             const char* extension, vku::safe_VkDeviceCreateInfo& create_info) {
-    vku::RemoveFromPnext(create_info, features);
+void enable_subgroup_control_for(const PhysicalDeviceFacts& facts, uint32_t api_version, const char* extension,
+                                 vku::safe_VkDeviceCreateInfo& create_info) {
     if (enables_extension(&create_info, extension)) enable_subgroup_control(facts, api_version, create_info);
 }
 

@@ -21,11 +21,10 @@ std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& f
 
 lowering::ArithmeticSupport arithmetic_support(const PhysicalDeviceFacts& facts);
 
-// Prepares a device-create-info copy for an emulated extension: its feature struct (`features`) is
-// the layer's to answer and leaves the chain; when the application enables `extension`, what lets the
-// layer fix a pipeline's subgroup size and ask for full subgroups is turned on.
-void prepare_emulated_device(const PhysicalDeviceFacts& facts, uint32_t api_version, VkStructureType features,
-                             const char* extension, vku::safe_VkDeviceCreateInfo& create_info);
+// Prepares a device-create-info copy for an emulated extension: when the application enables
+// `extension`, turns on what lets the layer fix a pipeline's subgroup size and ask for full subgroups.
+void enable_subgroup_control_for(const PhysicalDeviceFacts& facts, uint32_t api_version, const char* extension,
+                                 vku::safe_VkDeviceCreateInfo& create_info);
 
 VkComponentTypeKHR to_vulkan(lowering::ComponentType type);
 

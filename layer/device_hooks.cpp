@@ -29,7 +29,8 @@ std::vector<const char*> layer_provided_enabled(const VkDeviceCreateInfo* create
     std::vector<const char*> provided;
     for (uint32_t i = 0; i < create_info->enabledExtensionCount; ++i) {
         const char* name = create_info->ppEnabledExtensionNames[i];
-        if (record.emulates(name) || (is_layer_extension(name) && record.facts.native_spec_version(name) == 0)) {
+        if ((record.emulates(name) && !record.shares_with_driver(name)) ||
+            (is_layer_extension(name) && record.facts.native_spec_version(name) == 0)) {
             provided.push_back(name);
         }
     }
@@ -85,7 +86,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (!provided.empty() || record.emulated_set() != 0) {
         copy.emplace(pCreateInfo);
         for (const CapabilityDecision& d : record.decisions) {
-            if (d.provision == Provision::Emulated) d.capability->prepare_device_create_info(record.facts, data->api_version, *copy);
+            if (d.provision == Provision::Emulated) {
+                d.capability->prepare_device_create_info(record.facts, data->api_version, d.shared_with_driver, *copy);
+            }
         }
         for (const char* name : provided) vku::RemoveExtension(*copy, name);
     }

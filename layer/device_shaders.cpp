@@ -30,7 +30,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.emulate = enabled;
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
-    return std::make_unique<DeviceShaders>(target, subgroup_control(record.facts, create_info), cache_dir);
+    return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info), cache_dir);
 }
 
 }  // namespace vkpolyfill

@@ -17,17 +17,21 @@
 namespace vkpolyfill {
 
 struct DeviceShaders {
-    DeviceShaders(const lowering::Target& device_target, const SubgroupControl& control, const std::string& cache_dir)
-        : target(device_target), subgroup(control), cache(cache_dir) {}
+    DeviceShaders(const PhysicalDeviceRecord& device_record, const lowering::Target& device_target,
+                  const SubgroupControl& control, const std::string& cache_dir)
+        : record(device_record), target(device_target), subgroup(control), cache(cache_dir) {}
+
+    const PhysicalDeviceRecord& record;  // the DeviceData's, which owns this and keeps the record alive
 
     lowering::Target target;  // the device's part; subgroup_size is set per stage
     SubgroupControl subgroup;
     CapturedModules modules;
     LoweringCache cache;
 
-    // Whether code uses a capability the layer emulates on this device.
+    // Whether code uses a capability the layer emulates on this device, in a way the driver cannot run.
     bool needs_lowering(std::span<const uint32_t> code) const {
-        return (lowering::scan_emulated_capabilities(code) & target.emulate) != 0;
+        const lowering::EmulatedSet emulated = lowering::scan_emulated_capabilities(code) & target.emulate;
+        return emulated != 0 && (emulated & ~record.run_by_driver(code, emulated)) != 0;
     }
 };
 

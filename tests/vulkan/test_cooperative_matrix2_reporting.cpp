@@ -1,10 +1,9 @@
 // What the layer reports for VK_NV_cooperative_matrix2 (lavapipe 25 lacks it; lavapipe 26 has it
 // without workgroup scope, tensor addressing and block loads): the extension, each feature bit the
 // driver's or the lowering's, properties that follow from the device's limits, and a
-// flexible-dimensions list that is the lowering's for this device. Device creation enabling the
-// extension passes neither it nor its feature struct to the driver.
+// flexible-dimensions list that is the lowering's for this device, and device creation that gives
+// the driver only the part of the extension it has.
 #include <algorithm>
-#include <set>
 #include <tuple>
 
 #include <gtest/gtest.h>
@@ -141,7 +140,10 @@ TEST(CooperativeMatrix2Reporting, FlexibleListFollowsTheTwoCallIdiom) {
     EXPECT_EQ(short_count, count - 1);
 }
 
-TEST(CooperativeMatrix2Reporting, DeviceCreationKeepsTheExtensionFromTheDriver) {
+// Lavapipe 25 lacks the extension: neither it nor its feature struct may reach the driver. Lavapipe
+// 26 has part of it: both reach it, the struct asking only for the driver's own bits (asked for
+// workgroup scope, which it lacks, the driver would fail device creation).
+TEST(CooperativeMatrix2Reporting, DeviceCreationGivesTheDriverOnlyWhatItHas) {
     TempDir spy;
     ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
@@ -156,17 +158,17 @@ TEST(CooperativeMatrix2Reporting, DeviceCreationKeepsTheExtensionFromTheDriver) 
     Context context({.spy = true,
                      .device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, kExtension},
                      .device_features_next = &features12});
+    const int driver_has_part = driver_name() == "native" ? 1 : 0;
     const auto records = spy.files_ending_with("-device.txt");
     ASSERT_EQ(records.size(), 1u);
     const std::vector<std::string> lines = read_lines(records[0]);
-    const std::set<std::string> reached(lines.begin(), lines.end());
-    EXPECT_EQ(reached.count(kExtension), 0u);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), kExtension), driver_has_part);
     const auto chains = spy.files_ending_with("-chain.txt");
     ASSERT_EQ(chains.size(), 1u);
     const std::vector<std::string> chained = read_lines(chains[0]);
     EXPECT_EQ(std::count(chained.begin(), chained.end(),
                          std::to_string(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV)),
-              0);
+              driver_has_part);
     // Its sibling, which the driver reads when it has the KHR extension, stays.
     EXPECT_EQ(std::count(chained.begin(), chained.end(), std::to_string(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)), 1);
 }

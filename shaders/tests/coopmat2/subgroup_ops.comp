@@ -1,53 +1,5 @@
 // target-env: vulkan1.3
 #version 460
-// Subgroup-scope coopmat2 operations on one 16x16 tile: per-element op with an extra matrix,
-// row/column/2x2/all reductions, accumulator -> A/B conversion, transpose.
-#extension GL_KHR_cooperative_matrix : require
-#extension GL_NV_cooperative_matrix2 : require
-#extension GL_KHR_memory_scope_semantics : require
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-layout(local_size_x = 8) in;
-layout(constant_id = 0) const uint OP = 0;
-
-layout(std430, set = 0, binding = 0) buffer Data { float data[]; };
-layout(std430, set = 0, binding = 1) buffer Out { float result[]; };
-
-#define ACC coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
-
-float scale(const in uint row, const in uint col, const in float x, const in float y) { return x * y + float(row * 16 + col); }
-float add(const in float a, const in float b) { return a + b; }
-float maximum(const in float a, const in float b) { return max(a, b); }
-
-void main() {
-    ACC m;
-    coopMatLoad(m, data, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-    ACC other;
-    coopMatLoad(other, data, 256, 16, gl_CooperativeMatrixLayoutRowMajor);
-    if (OP == 0) {
-        ACC r;
-        coopMatPerElementNV(r, m, scale, other);
-        coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-    } else if (OP == 1) {
-        coopmat<float, gl_ScopeSubgroup, 16, 8, gl_MatrixUseAccumulator> r;
-        coopMatReduceNV(r, m, gl_CooperativeMatrixReduceRowNV, add);
-        coopMatStore(r, result, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
-    } else if (OP == 2) {
-        ACC r;
-        coopMatReduceNV(r, m, gl_CooperativeMatrixReduceColumnNV, maximum);
-        coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-    } else if (OP == 3) {
-        coopmat<float, gl_ScopeSubgroup, 8, 8, gl_MatrixUseAccumulator> r;
-        coopMatReduceNV(r, m, gl_CooperativeMatrixReduce2x2NV, add);
-        coopMatStore(r, result, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
-    } else if (OP == 4) {
-        ACC r;
-        coopMatReduceNV(r, m, gl_CooperativeMatrixReduceRowAndColumnNV, add);
-        coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-    } else if (OP == 5) {
-        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(m);
-        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b;
-        coopMatTransposeNV(b, other);
-        ACC r = coopMatMulAdd(a, b, ACC(0.0));
-        coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-    }
-}
+#extension GL_GOOGLE_include_directive : require
+#define WITH_REDUCTIONS 1
+#include "subgroup_ops.glsl"

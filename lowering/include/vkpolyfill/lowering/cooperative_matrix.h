@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -64,5 +66,22 @@ std::vector<FlexibleConfiguration> flexible_configurations(uint32_t subgroup_siz
 // Whether a subgroup-scope matrix of `rows` x `columns` with the given use (0 = A, 1 = B,
 // 2 = accumulator) can be laid out over `subgroup_size` invocations.
 bool cooperative_matrix_shape_supported(uint32_t rows, uint32_t columns, uint32_t use, uint32_t subgroup_size);
+
+// What of SPV_NV_cooperative_matrix2 a module uses, feature bit by feature bit, so the layer can leave
+// a module to a driver that has only some of the bits: the bits its capabilities need, and whether a
+// matrix type has workgroup scope (or a scope a specialization constant decides). `other`: a
+// capability of the extension no feature bit covers here. Cheap enough for vkCreateShaderModule: one
+// pass over the words up to the first function.
+struct CooperativeMatrix2Use {
+    bool workgroup_scope = false;
+    bool reductions = false;
+    bool conversions = false;
+    bool per_element_operations = false;
+    bool tensor_addressing = false;
+    bool block_loads = false;
+    bool other = false;
+};
+// nullopt for a module too malformed to read (lower() says why).
+std::optional<CooperativeMatrix2Use> cooperative_matrix2_use(std::span<const uint32_t> words);
 
 }  // namespace vkpolyfill::lowering
