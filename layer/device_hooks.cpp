@@ -100,6 +100,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
 
     data->device = *pDevice;
     vkuInitDeviceDispatchTable(*pDevice, &data->next, next_gdpa);
+    if (data->enabled_emulation & lowering::bit(lowering::Emulated::ExtShaderTileImage)) {
+        data->tile_image = std::make_unique<TileImageDevice>(*pDevice, data->next, data->shaders->target.tile_image);
+    }
     instance.logger.log(LogLevel::Debug, "vkpolyfill-device", describe(*data));
     devices().insert(dispatch_key(*pDevice), std::move(data));
     return VK_SUCCESS;
@@ -108,6 +111,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
 VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* pAllocator) {
     if (device == VK_NULL_HANDLE) return;
     std::shared_ptr<DeviceData> data = devices().pop(dispatch_key(device));
+    if (data == nullptr) return;  // not a device this layer created
+    data->tile_image.reset();  // its objects belong to the device
     data->next.DestroyDevice(device, pAllocator);
 }
 

@@ -1,5 +1,6 @@
 #include "device_shaders.h"
 
+#include "capability_ext_shader_tile_image.h"
 #include "capability_nv_cooperative_matrix2.h"
 
 namespace vkpolyfill {
@@ -30,6 +31,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.emulate = enabled;
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+    target.tile_image = tile_image_target(record.facts);
     return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info), cache_dir);
 }
 

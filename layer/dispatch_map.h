@@ -23,7 +23,11 @@ class DispatchMap {
     std::shared_ptr<Record> pop(DispatchKey key) { return map_.pop(key)->second; }
     // The record lives until its vkDestroy* call, after every other call on its handles, so a
     // reference is safe where a shared_ptr copy would cost an atomic on every call.
-    Record& at(DispatchKey key) const { return *map_.find(key)->second; }
+    Record& at(DispatchKey key) const {
+        Record* record = map_.find(key)->second.get();
+        if (record == nullptr) __builtin_unreachable();  // every call on a handle comes after its creation
+        return *record;
+    }
 
   private:
     vku::concurrent::unordered_map<DispatchKey, std::shared_ptr<Record>, 4> map_;

@@ -26,6 +26,7 @@ const Hook kPhysicalDeviceHooks[] = {
     VKPOLYFILL_HOOK(EnumerateDeviceExtensionProperties, EnumerateDeviceExtensionProperties),
     VKPOLYFILL_HOOK(GetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2),
     VKPOLYFILL_HOOK(GetPhysicalDeviceFeatures2KHR, GetPhysicalDeviceFeatures2KHR),
+    VKPOLYFILL_HOOK(GetPhysicalDeviceProperties, GetPhysicalDeviceProperties),
     VKPOLYFILL_HOOK(GetPhysicalDeviceProperties2, GetPhysicalDeviceProperties2),
     VKPOLYFILL_HOOK(GetPhysicalDeviceProperties2KHR, GetPhysicalDeviceProperties2KHR),
     VKPOLYFILL_HOOK(GetPhysicalDeviceToolProperties, GetPhysicalDeviceToolProperties),
@@ -53,6 +54,30 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT),
     VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
+};
+// The tile-image emulation: the device's own entry points unless the application enabled the emulated
+// VK_EXT_shader_tile_image, so other devices pay nothing for it (draws are never intercepted).
+const Hook kTileImageHooks[] = {
+    VKPOLYFILL_HOOK(CreateImage, CreateImage),
+    VKPOLYFILL_HOOK(CreateImageView, CreateImageView),
+    VKPOLYFILL_HOOK(DestroyImageView, DestroyImageView),
+    VKPOLYFILL_HOOK(CreatePipelineLayout, CreatePipelineLayout),
+    VKPOLYFILL_HOOK(DestroyPipelineLayout, DestroyPipelineLayout),
+    VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
+    VKPOLYFILL_HOOK(DestroyPipeline, DestroyPipeline),
+    VKPOLYFILL_HOOK(BeginCommandBuffer, BeginCommandBuffer),
+    VKPOLYFILL_HOOK(FreeCommandBuffers, FreeCommandBuffers),
+    VKPOLYFILL_HOOK(CmdBeginRendering, CmdBeginRendering),
+    VKPOLYFILL_HOOK(CmdBeginRenderingKHR, CmdBeginRenderingKHR),
+    VKPOLYFILL_HOOK(CmdEndRendering, CmdEndRendering),
+    VKPOLYFILL_HOOK(CmdEndRenderingKHR, CmdEndRenderingKHR),
+    VKPOLYFILL_HOOK(CmdBindPipeline, CmdBindPipeline),
+    VKPOLYFILL_HOOK(CmdBindDescriptorSets, CmdBindDescriptorSets),
+    VKPOLYFILL_HOOK(CmdPipelineBarrier, CmdPipelineBarrier),
+    VKPOLYFILL_HOOK(CmdPipelineBarrier2, CmdPipelineBarrier2),
+    VKPOLYFILL_HOOK(CmdPipelineBarrier2KHR, CmdPipelineBarrier2KHR),
+    VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocations, CmdSetRenderingAttachmentLocations),
+    VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocationsKHR, CmdSetRenderingAttachmentLocationsKHR),
 };
 #undef VKPOLYFILL_HOOK
 
@@ -90,7 +115,7 @@ PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const 
     if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_instance_proc_addr);
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks),
-                                        std::span<const Hook>(kShaderHooks)}) {
+                                        std::span<const Hook>(kShaderHooks), std::span<const Hook>(kTileImageHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
     }
     if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
@@ -104,7 +129,11 @@ PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* 
     const DeviceData& data = device_data(device);
     const PFN_vkVoidFunction next = data.next.GetDeviceProcAddr(device, pName);
     // A command the driver lacks stays absent: the hooks only wrap what is there.
-    if (next == nullptr || !data.shaders) return next;
+    if (next == nullptr) return next;
+    if (data.tile_image) {
+        if (PFN_vkVoidFunction hook = find_hook(kTileImageHooks, pName)) return hook;
+    }
+    if (!data.shaders) return next;
     if (PFN_vkVoidFunction hook = find_hook(kShaderHooks, pName)) return hook;
     return next;
 }

@@ -58,6 +58,10 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
     chain_if(facts.native_spec_version(VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME) != 0, facts.shader_tile_image, head);
     chain_if(facts.native_spec_version(VK_ARM_TENSORS_EXTENSION_NAME) != 0, facts.arm_tensors, head);
     chain_if(facts.native_spec_version(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) != 0, facts.shader_bfloat16, head);
+    chain_if(api >= VK_API_VERSION_1_4 || facts.native_spec_version(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME) != 0,
+             facts.local_read, head);
+    chain_if(facts.native_spec_version(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME) != 0,
+             facts.rasterization_order, head);
     VkPhysicalDeviceFeatures2 features = vku::InitStruct<VkPhysicalDeviceFeatures2>(head);
     features2(physical_device, &features);
 
@@ -67,6 +71,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
              facts.subgroup_size_control, head);
     chain_if(api >= VK_API_VERSION_1_2 || facts.native_spec_version(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME) != 0,
              facts.driver, head);
+    chain_if(api >= VK_API_VERSION_1_4, facts.vulkan14_properties, head);
     VkPhysicalDeviceProperties2 properties = vku::InitStruct<VkPhysicalDeviceProperties2>(head);
     properties2(physical_device, &properties);
 
@@ -79,6 +84,9 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.shader_tile_image),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.arm_tensors),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.shader_bfloat16),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.local_read),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan14_properties),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.rasterization_order),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup_size_control),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.driver)}) {

@@ -37,6 +37,12 @@ struct PhysicalDeviceFacts {
     // Optional arithmetic the emulations can offer matrix types for: zero when the driver lacks it.
     VkPhysicalDeviceShaderBfloat16FeaturesKHR shader_bfloat16{};
 
+    // What tile-image reads are emulated with: local reads in dynamic rendering (the extension, or
+    // Vulkan 1.4 with its depth/stencil and multisample properties) and rasterization-order access.
+    VkPhysicalDeviceDynamicRenderingLocalReadFeatures local_read{};
+    VkPhysicalDeviceVulkan14Properties vulkan14_properties{};
+    VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT rasterization_order{};
+
     // The driver's spec version of an extension, 0 if it does not have it.
     uint32_t native_spec_version(std::string_view extension) const;
 };

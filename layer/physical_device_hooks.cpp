@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include <vulkan/utility/vk_struct_helper.hpp>
+
 #include "output_params.h"
 #include "hooks.h"
 #include "instance_data.h"
@@ -86,6 +88,18 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2KHR(VkPhysicalDevice phys
                                                            VkPhysicalDeviceProperties2* pProperties) {
     query_and_report(physicalDevice, pProperties, &VkuInstanceDispatchTable::GetPhysicalDeviceProperties2KHR,
                      &Capability::report_properties);
+}
+
+// Limits an emulation reduces are reported the same through the version-1 query.
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* pProperties) {
+    InstanceData& instance = instance_data(physicalDevice);
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper();
+    instance.next.GetPhysicalDeviceProperties(physicalDevice, &properties.properties);
+    const std::shared_ptr<const PhysicalDeviceRecord> record = instance.physical_device(physicalDevice);
+    for (const CapabilityDecision& d : record->decisions) {
+        if (d.provision == Provision::Emulated) d.capability->report_properties(record->facts, reinterpret_cast<VkBaseOutStructure*>(&properties));
+    }
+    *pProperties = properties.properties;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice, uint32_t* pToolCount,

@@ -1,5 +1,6 @@
 // vkCreateShadersEXT (VK_EXT_shader_object): compute shaders whose SPIR-V uses an emulated capability
-// are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for.
+// are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for;
+// other stages using one fail with a message.
 // Shaders of one call may be linked to each other, so a failure to lower any of them fails the
 // whole call before the driver sees it: every pShaders entry is VK_NULL_HANDLE.
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
+#include <vulkan/vk_enum_string_helper.h>
 
 #include "device_data.h"
 #include "hooks.h"
@@ -20,8 +22,18 @@ std::span<const uint32_t> spirv_words(const VkShaderCreateInfoEXT& info) {
 }
 
 bool shader_needs_lowering(const DeviceShaders& shaders, const VkShaderCreateInfoEXT& info) {
-    return info.stage == VK_SHADER_STAGE_COMPUTE_BIT && info.codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT &&
-           shaders.needs_lowering(spirv_words(info));
+    return info.codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT && shaders.needs_lowering(spirv_words(info));
+}
+
+// Graphics shader objects are not lowered: a fragment shader's tile-image reads depend on the sample
+// count and need rasterization-order access, which a shader object learns only when it is drawn.
+VkResult unsupported_graphics_shader(const DeviceData& data, const VkShaderCreateInfoEXT& info, size_t index) {
+    data.instance->logger.log(
+        LogLevel::Error, "vkpolyfill-lowering",
+        std::format("the {} shader of pCreateInfos[{}]: error: a graphics shader object using an emulated extension is not supported "
+                    "(its sample count and rasterization order are known only when it is drawn): use a graphics pipeline",
+                    string_VkShaderStageFlagBits(info.stage), index));
+    return VK_ERROR_UNKNOWN;
 }
 
 // The application's create infos, copied shallowly and rewritten where lowered, and what those point to.
@@ -36,6 +48,7 @@ VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
     for (size_t i = 0; i < lowered.infos.size(); ++i) {
         VkShaderCreateInfoEXT& info = lowered.infos[i];
         if (!shader_needs_lowering(shaders, info)) continue;
+        if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) return unsupported_graphics_shader(data, info, i);
         const StageCode code{capture(spirv_words(info)), std::format("the compute shader of pCreateInfos[{}]", i), {}};
         const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.pNext);
         LoweredStage stage = lower_stage(data, code, {info.pName, info.pSpecializationInfo, subgroups.size});

@@ -95,6 +95,7 @@ LoweredStage lower_stage(const DeviceData& device, const StageCode& code, const 
     try {
         lowering::Target target = device.shaders->target;
         target.subgroup_size = request.subgroup_size;
+        target.tile_image.samples = request.rasterization_samples;
         lowering::Options options;
         options.module_name = code.name;
         options.specialization = specialization_values(request.specialization);

@@ -1,4 +1,4 @@
-// Lowering one compute stage (of a pipeline or a shader object): the Target from the device and the
+// Lowering one stage (of a pipeline or a shader object): the Target from the device and the
 // stage, the cache, lowering::lower(), the validator (validate_output) and the dumps (dump_dir).
 // Every failure is logged, naming the shader, before the caller fails its creation call.
 #pragma once
@@ -26,6 +26,7 @@ struct StageRequest {
     const char* entry_point;
     const VkSpecializationInfo* specialization;  // may be null
     uint32_t subgroup_size;
+    uint32_t rasterization_samples = 1;  // fragment stages: tile images read multisampled attachments above 1
 };
 
 struct LoweredStage {

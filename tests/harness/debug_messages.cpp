@@ -2,6 +2,8 @@
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "vulkan_context.h"
+
 namespace vkpolyfill::test {
 
 VkDebugUtilsMessengerCreateInfoEXT DebugMessages::create_info() {
@@ -45,5 +47,12 @@ std::string DebugMessages::dump() const {
     for (const DebugMessage& m : all()) text += "  [" + m.id + "] " + m.text + "\n";
     return text.empty() ? "  (no messages)\n" : text;
 }
+
+ScopedMessenger::ScopedMessenger(VkInstance instance, DebugMessages& messages) : instance_(instance) {
+    const VkDebugUtilsMessengerCreateInfoEXT info = messages.create_info();
+    check(vkCreateDebugUtilsMessengerEXT(instance_, &info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+}
+
+ScopedMessenger::~ScopedMessenger() { vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr); }
 
 }  // namespace vkpolyfill::test

@@ -35,4 +35,18 @@ class DebugMessages {
     std::vector<DebugMessage> messages_;
 };
 
+// A messenger that hears everything `instance` says while it lives (one chained to
+// VkInstanceCreateInfo hears vkCreateInstance only).
+class ScopedMessenger {
+  public:
+    ScopedMessenger(VkInstance instance, DebugMessages& messages);
+    ~ScopedMessenger();
+    ScopedMessenger(const ScopedMessenger&) = delete;
+    ScopedMessenger& operator=(const ScopedMessenger&) = delete;
+
+  private:
+    VkInstance instance_;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+};
+
 }  // namespace vkpolyfill::test

@@ -92,6 +92,7 @@ Context::Context(const ContextOptions& options) {
     queue_info.pQueuePriorities = &priority;
     VkPhysicalDeviceFeatures2 features = vku::InitStructHelper();
     features.pNext = options.device_features_next;
+    features.features = options.device_features;
     VkDeviceCreateInfo device_info = vku::InitStructHelper();
     device_info.pNext = &features;
     device_info.queueCreateInfoCount = 1;

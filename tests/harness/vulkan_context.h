@@ -32,6 +32,7 @@ struct ContextOptions {
     std::vector<const char*> device_extensions{};
     const void* instance_next = nullptr;  // chained to VkInstanceCreateInfo
     void* device_features_next = nullptr;  // chained behind VkPhysicalDeviceFeatures2 at vkCreateDevice
+    VkPhysicalDeviceFeatures device_features{};  // VkPhysicalDeviceFeatures2::features at vkCreateDevice
     uint32_t api_version = VK_API_VERSION_1_3;
 };
 

@@ -151,6 +151,48 @@ TEST(TileImagePass, AVariableWithoutLocationIsReportedNotGuessed) {
     EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpVariable")) << messages(result);
 }
 
+// A read in a function a vertex shader calls: spirv-val rejects the input, but an application may not
+// validate, and the lowered input-attachment read would reach the driver in a vertex shader.
+constexpr std::string_view kReadInAVertexShader = R"(
+               OpCapability Shader
+               OpCapability TileImageColorReadAccessEXT
+               OpExtension "SPV_EXT_shader_tile_image"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Vertex %main "vertex_main" %out %color
+               OpDecorate %color Location 0
+               OpDecorate %out Location 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+         %v4 = OpTypeVector %float 4
+       %vfn = OpTypeFunction %v4
+      %image = OpTypeImage %float TileImageDataEXT 0 0 0 2 Unknown
+  %ptr_image = OpTypePointer TileImageEXT %image
+      %color = OpVariable %ptr_image TileImageEXT
+    %ptr_out = OpTypePointer Output %v4
+        %out = OpVariable %ptr_out Output
+       %read = OpFunction %v4 None %vfn
+         %rl = OpLabel
+     %loaded = OpLoad %image %color
+      %texel = OpColorAttachmentReadEXT %v4 %loaded
+               OpReturnValue %texel
+               OpFunctionEnd
+       %main = OpFunction %void None %fn
+      %label = OpLabel
+     %result = OpFunctionCall %v4 %read
+               OpStore %out %result
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(TileImagePass, AReadOutsideAFragmentShaderIsReportedWithItsEntryPoint) {
+    const Result result = lower(assemble(kReadInAVertexShader), emulating_tile_image(1), {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_EQ(result.diagnostics.size(), 1u) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "\"vertex_main\", which is not a fragment shader")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpColorAttachmentReadEXT")) << messages(result);
+}
+
 TEST(TileImageUsage, ReportsLocationsAspectsAndModes) {
     const TileImageUsage usage = tile_image_usage(assemble(kEveryRead), "main");
     ASSERT_TRUE(usage.ok) << usage.error;

@@ -8,6 +8,7 @@
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/tile_image/attachment_reads.h"
+#include "passes/tile_image/fragment_only.h"
 #include "passes/tile_image/tile_variables.h"
 
 namespace vkpolyfill::lowering {
@@ -38,6 +39,7 @@ class TileImagePass final : public Pass {
     bool run(PassContext& context) override {
         const std::vector<TileVariable> variables = tile_image::find_tile_variables(context.module, context.diagnostics);
         if (context.diagnostics.has_errors()) return false;
+        if (tile_image::report_reads_outside_fragment_shaders(context.module, context.diagnostics)) return false;
         ir::Module& module = context.module;
         const bool dynamic_index = indexes_dynamically(module, variables);
         rewrite_types(module, context.target.tile_image.samples > 1);

@@ -1,0 +1,27 @@
+// Turning on a core feature in the layer's copy of a vkCreateDevice info, wherever the application's
+// chain says it: in the VkPhysicalDeviceVulkanNNFeatures struct if it has one (the per-feature struct
+// must then be absent), else in the feature's own struct, added when missing.
+#pragma once
+
+#include <vulkan/utility/vk_safe_struct.hpp>
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+namespace vkpolyfill {
+
+template <typename VersionStruct, typename FeatureStruct>
+void enable_feature(vku::safe_VkDeviceCreateInfo& create_info, VkBool32 VersionStruct::*in_version,
+                    VkBool32 FeatureStruct::*in_struct) {
+    void* chain = const_cast<void*>(create_info.pNext);
+    if (auto* version = vku::FindStructInPNextChain<VersionStruct>(chain)) {
+        version->*in_version = VK_TRUE;
+    } else if (auto* feature = vku::FindStructInPNextChain<FeatureStruct>(chain)) {
+        feature->*in_struct = VK_TRUE;
+    } else {
+        FeatureStruct added = vku::InitStructHelper();
+        added.*in_struct = VK_TRUE;
+        vku::AddToPnext(create_info, added);
+    }
+}
+
+}  // namespace vkpolyfill

@@ -1,0 +1,33 @@
+// The shader stages of pipeline create infos (compute and graphics alike): whether a stage's code
+// needs lowering (a captured module, or maintenance5's VkShaderModuleCreateInfo inline in the stage),
+// how messages name it, and the temporary modules lowered code reaches the driver in.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "device_data.h"
+#include "shader_stage_lowering.h"
+
+namespace vkpolyfill {
+
+bool stage_needs_lowering(const DeviceShaders& shaders, const VkPipelineShaderStageCreateInfo& stage);
+// `index` is the create info's, for naming inline code.
+StageCode stage_code(const DeviceShaders& shaders, const VkPipelineShaderStageCreateInfo& stage, uint32_t index);
+
+// Modules of lowered code: the driver needs them only while it creates the pipelines.
+class TemporaryModules {
+  public:
+    explicit TemporaryModules(const DeviceData& data) : data_(data) {}
+    ~TemporaryModules();
+    TemporaryModules(const TemporaryModules&) = delete;
+    TemporaryModules& operator=(const TemporaryModules&) = delete;
+
+    VkResult create(std::span<const uint32_t> words, VkShaderModule& module);
+
+  private:
+    const DeviceData& data_;
+    std::vector<VkShaderModule> modules_;
+};
+
+}  // namespace vkpolyfill

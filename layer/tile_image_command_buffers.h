@@ -1,0 +1,54 @@
+// What the tile-image emulation tracks per command buffer while it is recorded: the render pass
+// instance (its attachments, the layouts to restore at its end) and the graphics pipeline bound, so
+// the layer's descriptor set is bound whenever a tile-image pipeline meets attachments. A command
+// buffer is recorded by one thread at a time (external synchronization), so its state needs no lock;
+// only the map from handles to states is shared.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <vulkan/utility/vk_concurrent_unordered_map.hpp>
+
+#include "tile_image_descriptors.h"
+#include "tile_image_pipelines.h"
+
+namespace vkpolyfill {
+
+struct LayoutRestore {
+    VkImage image;
+    VkImageSubresourceRange range;
+    VkImageLayout layout;  // the application's, during the render pass
+};
+
+struct CommandBufferState {
+    // The render pass instance being recorded.
+    bool rendering = false;
+    bool suspending = false;  // it resumes elsewhere: its layouts are restored at that end
+    RenderedViews attachment_views{};  // color views by attachment index; depth/stencil as the application gave them
+    uint32_t color_count = 0;
+    std::array<uint32_t, kMaxTileImageColors> locations{};  // of each color attachment (local read's remapping)
+    std::vector<LayoutRestore> restore;
+
+    // The graphics pipeline bound, when it reads tile images.
+    std::shared_ptr<const TilePipeline> pipeline;
+    // What the layer's set was last bound with, to skip binding it again.
+    VkDescriptorSet bound_set = VK_NULL_HANDLE;
+    VkPipelineLayout bound_layout = VK_NULL_HANDLE;
+
+    void reset() { *this = CommandBufferState{}; }
+};
+
+class CommandBufferStates {
+  public:
+    // Made on first use.
+    CommandBufferState& at(VkCommandBuffer command_buffer);
+    // Null while the command buffer has never met the emulation.
+    CommandBufferState* find(VkCommandBuffer command_buffer) const;
+    void remove(VkCommandBuffer command_buffer) { states_.erase(command_buffer); }
+
+  private:
+    vku::concurrent::unordered_map<VkCommandBuffer, std::shared_ptr<CommandBufferState>, 4> states_;
+};
+
+}  // namespace vkpolyfill

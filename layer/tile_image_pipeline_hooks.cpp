@@ -1,0 +1,172 @@
+// vkCreateGraphicsPipelines on devices emulating tile images. Stages whose code uses an emulated
+// capability are lowered (fragment shaders for the pipeline's sample count) and reach the driver as
+// temporary modules, on a deep copy of their create info. A fragment shader that reads tile images
+// also gets: the layer's pipeline layout (the application's sets, then the layer's input
+// attachments), rasterization-order access for the aspects it reads coherently, and, when the
+// pipeline remaps color locations, input attachment indices that follow them. What the emulation
+// cannot do fails the pipeline with VK_ERROR_UNKNOWN and a message naming the shader.
+#include <format>
+#include <optional>
+#include <vector>
+
+#include <vkpolyfill/lowering/tile_image.h>
+#include <vulkan/utility/vk_safe_struct.hpp>
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "device_data.h"
+#include "hooks.h"
+#include "pipeline_batch.h"
+#include "pipeline_stages.h"
+
+namespace vkpolyfill::hooks {
+namespace {
+
+using SafeInfo = vku::safe_VkGraphicsPipelineCreateInfo;
+
+VkResult unsupported(const DeviceData& data, const StageCode& code, const std::string& what) {
+    const LoggedObject objects[] = {code.object};
+    data.instance->logger.log(LogLevel::Error, "vkpolyfill-tile-image", code.name + ": error: " + what,
+                              code.object.handle ? std::span<const LoggedObject>(objects) : std::span<const LoggedObject>());
+    return VK_ERROR_UNKNOWN;
+}
+
+bool has_dynamic_state(const VkGraphicsPipelineCreateInfo& info, VkDynamicState state) {
+    if (info.pDynamicState == nullptr) return false;
+    const VkPipelineDynamicStateCreateInfo& dynamic = *info.pDynamicState;
+    return std::find(dynamic.pDynamicStates, dynamic.pDynamicStates + dynamic.dynamicStateCount, state) !=
+           dynamic.pDynamicStates + dynamic.dynamicStateCount;
+}
+
+// Why the emulation cannot serve this pipeline's tile-image reads, or "".
+std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info, const lowering::TileImageUsage& usage) {
+    if (info.renderPass != VK_NULL_HANDLE) return "tile images are read in dynamic rendering only, and renderPass is not VK_NULL_HANDLE";
+    if ((info.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || vku::FindStructInPNextChain<VkPipelineLibraryCreateInfoKHR>(info.pNext)) {
+        return "graphics pipeline libraries with tile-image reads are not supported";
+    }
+    if (has_dynamic_state(info, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) {
+        return "tile-image reads with a dynamic rasterization sample count are not supported (the lowered shader depends on it)";
+    }
+    if (vku::FindStructInPNextChain<VkRenderingInputAttachmentIndexInfo>(info.pNext)) {
+        return "tile-image reads in a pipeline with its own VkRenderingInputAttachmentIndexInfo are not supported";
+    }
+    if (usage.early_fragment_tests && ((usage.depth && usage.coherent_depth) || (usage.stencil && usage.coherent_stencil))) {
+        return "coherent depth or stencil reads with EarlyFragmentTests cannot be ordered (rasterization-order depth/stencil "
+               "access excludes early fragment tests): declare the NonCoherent*AttachmentReadEXT modes";
+    }
+    return {};
+}
+
+// The copy's layout, ordering and input attachment mapping for a fragment shader reading tile images.
+VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowering::TileImageUsage& usage,
+                       const VkGraphicsPipelineCreateInfo& info, SafeInfo& copy, std::shared_ptr<const TilePipeline>& record) {
+    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return unsupported(data, code, reason);
+    TileImageDevice& tile = *data.tile_image;
+    std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
+    if (!set_layout) return unsupported(data, code, "the driver could not create the tile-image descriptor set layout");
+    std::string error;
+    std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.pipeline_layout(info.layout, *set_layout, error);
+    if (!layout) return unsupported(data, code, error);
+    copy.layout = layout->layout;
+
+    if (copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
+        copy.pColorBlendState->flags |= VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT;
+    }
+    if (copy.pDepthStencilState && usage.depth && usage.coherent_depth) {
+        copy.pDepthStencilState->flags |= VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT;
+    }
+    if (copy.pDepthStencilState && usage.stencil && usage.coherent_stencil) {
+        copy.pDepthStencilState->flags |= VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT;
+    }
+    // Tile images follow color locations; input attachments follow attachment indices unless mapped.
+    if (auto* locations = vku::FindStructInPNextChain<VkRenderingAttachmentLocationInfo>(info.pNext)) {
+        VkRenderingInputAttachmentIndexInfo indices = vku::InitStructHelper();
+        indices.colorAttachmentCount = locations->colorAttachmentCount;
+        indices.pColorAttachmentInputIndices = locations->pColorAttachmentLocations;
+        vku::AddToPnext(copy, indices);
+    }
+    record = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout)});
+    return VK_SUCCESS;
+}
+
+// Without them, a dynamic-rendering pipeline's color blend or depth/stencil state is ignored and may
+// be a dangling pointer: the deep copy must not follow it.
+bool uses_color_attachments(const VkGraphicsPipelineCreateInfo& info) {
+    auto* rendering = vku::FindStructInPNextChain<VkPipelineRenderingCreateInfo>(info.pNext);
+    return info.renderPass != VK_NULL_HANDLE || (rendering && rendering->colorAttachmentCount > 0);
+}
+
+bool uses_depth_stencil(const VkGraphicsPipelineCreateInfo& info) {
+    auto* rendering = vku::FindStructInPNextChain<VkPipelineRenderingCreateInfo>(info.pNext);
+    return info.renderPass != VK_NULL_HANDLE || (rendering && (rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+                                                               rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED));
+}
+
+struct Prepared {
+    std::optional<SafeInfo> copy;
+    std::shared_ptr<const TilePipeline> record;  // when the fragment shader reads tile images
+};
+
+VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index, Prepared& prepared,
+                 TemporaryModules& temporaries) {
+    const DeviceShaders& shaders = *data.shaders;
+    const uint32_t samples = info.pMultisampleState ? info.pMultisampleState->rasterizationSamples : 1;
+    for (uint32_t s = 0; s < info.stageCount; ++s) {
+        const VkPipelineShaderStageCreateInfo& stage = info.pStages[s];
+        if (!stage_needs_lowering(shaders, stage)) continue;
+        if (!prepared.copy) prepared.copy.emplace(&info, uses_color_attachments(info), uses_depth_stencil(info));
+        const StageCode code = stage_code(shaders, stage, index);
+        if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+            const lowering::TileImageUsage usage = lowering::tile_image_usage(code.module->words, stage.pName);
+            if (!usage.ok) return unsupported(data, code, usage.error);
+            if (usage.reads_anything()) {
+                if (const VkResult result = prepare_reads(data, code, usage, info, *prepared.copy, prepared.record); result != VK_SUCCESS) {
+                    return result;
+                }
+            }
+        }
+        const LoweredStage lowered = lower_stage(data, code, {stage.pName, stage.pSpecializationInfo, shaders.subgroup.size, samples});
+        if (lowered.result != VK_SUCCESS) return lowered.result;
+        VkShaderModule module = VK_NULL_HANDLE;
+        if (const VkResult result = temporaries.create(*lowered.words, module); result != VK_SUCCESS) return result;
+        prepared.copy->pStages[s].module = module;
+        vku::RemoveFromPnext(prepared.copy->pStages[s], VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    }
+    return VK_SUCCESS;
+}
+
+VkResult create_with_lowering(const DeviceData& data, VkPipelineCache cache, std::span<const VkGraphicsPipelineCreateInfo> infos,
+                              const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
+    std::vector<Prepared> prepared(infos.size());
+    std::vector<VkResult> failures(infos.size(), VK_SUCCESS);
+    TemporaryModules temporaries(data);
+    const size_t end = prepare_all(infos, failures, [&](uint32_t i) { return prepare(data, infos[i], i, prepared[i], temporaries); });
+    std::vector<std::optional<SafeInfo>> copies;
+    for (Prepared& p : prepared) copies.push_back(std::move(p.copy));
+    const VkResult result = create_prepared(infos, copies, failures, end, pipelines, [&](uint32_t n, const VkGraphicsPipelineCreateInfo* down, VkPipeline* out) {
+        return data.next.CreateGraphicsPipelines(data.device, cache, n, down, allocator, out);
+    });
+    for (size_t i = 0; i < infos.size(); ++i) {
+        if (prepared[i].record && pipelines[i] != VK_NULL_HANDLE) data.tile_image->pipelines.add(pipelines[i], prepared[i].record);
+    }
+    return result;
+}
+
+}  // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipelineCache pipelineCache, uint32_t createInfoCount,
+                                                       const VkGraphicsPipelineCreateInfo* pCreateInfos,
+                                                       const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
+    const DeviceData& data = device_data(device);
+    const std::span<const VkGraphicsPipelineCreateInfo> infos(pCreateInfos, createInfoCount);
+    const bool lowering = data.tile_image && data.shaders && std::ranges::any_of(infos, [&](const VkGraphicsPipelineCreateInfo& info) {
+                              return std::ranges::any_of(std::span(info.pStages, info.stageCount), [&](const auto& stage) {
+                                  return stage_needs_lowering(*data.shaders, stage);
+                              });
+                          });
+    if (!lowering) return data.next.CreateGraphicsPipelines(device, pipelineCache, createInfoCount, pCreateInfos, pAllocator, pPipelines);
+    return unless_out_of_memory(createInfoCount, pPipelines,
+                                [&] { return create_with_lowering(data, pipelineCache, infos, pAllocator, pPipelines); });
+}
+
+}  // namespace vkpolyfill::hooks

@@ -1,0 +1,5 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define SAMPLER itexture2D
+#define TO_BITS uvec4
+#include "readback.glsl"

@@ -1,0 +1,6 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define SAMPLER utexture2DMS
+#define TO_BITS uvec4
+#define MS
+#include "readback.glsl"

@@ -1,0 +1,482 @@
+#include "tile_image_renderer.h"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include <vulkan/utility/vk_format_utils.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+namespace vkpolyfill::test::tile_image {
+namespace {
+
+struct Vertex {
+    float position[4];
+    float color[4];
+    uint32_t patch;
+};
+
+float to_ndc(uint32_t pixel, uint32_t size) { return 2.0f * static_cast<float>(pixel) / static_cast<float>(size) - 1.0f; }
+
+std::vector<Vertex> vertices(const std::vector<Patch>& patches, uint32_t size) {
+    std::vector<Vertex> out;
+    for (const Patch& p : patches) {
+        const float x0 = to_ndc(p.x0, size), x1 = to_ndc(p.x1, size), y0 = to_ndc(p.y0, size), y1 = to_ndc(p.y1, size);
+        const float z = p.depth();
+        const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
+        for (const auto& c : corners) {
+            out.push_back({{c[0], c[1], z, 1.0f}, {p.color[0], p.color[1], p.color[2], p.color[3]}, p.index});
+        }
+    }
+    return out;
+}
+
+std::string readback_shader(VkFormat format, bool multisampled) {
+    const char* kind = vkuFormatIsUINT(format) ? "uint" : vkuFormatIsSINT(format) ? "sint" : "float";
+    return std::string("tests/tile_image/readback_") + kind + (multisampled ? "_ms" : "") + ".comp";
+}
+
+VkImageMemoryBarrier2 image_barrier(VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
+                                    VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                    VkAccessFlags2 dst_access) {
+    VkImageMemoryBarrier2 barrier = vku::InitStructHelper();
+    barrier.srcStageMask = src_stage;
+    barrier.srcAccessMask = src_access;
+    barrier.dstStageMask = dst_stage;
+    barrier.dstAccessMask = dst_access;
+    barrier.oldLayout = from;
+    barrier.newLayout = to;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    barrier.subresourceRange = {aspect, 0, 1, 0, 1};
+    return barrier;
+}
+
+void barrier(const VolkDeviceTable& vk, VkCommandBuffer command_buffer, std::span<const VkImageMemoryBarrier2> images,
+             std::span<const VkMemoryBarrier2> memory = {}, VkDependencyFlags flags = 0) {
+    VkDependencyInfo info = vku::InitStructHelper();
+    info.dependencyFlags = flags;
+    info.memoryBarrierCount = static_cast<uint32_t>(memory.size());
+    info.pMemoryBarriers = memory.data();
+    info.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
+    info.pImageMemoryBarriers = images.data();
+    vk.vkCmdPipelineBarrier2(command_buffer, &info);
+}
+
+}  // namespace
+
+struct SceneRenderer::Image {
+    VkImage image;
+    VkImageView view;
+};
+
+SceneRenderer::SceneRenderer(Context& context) : context_(context) {
+    const VolkDeviceTable& vk = context_.vk;
+    VkCommandPoolCreateInfo pool = vku::InitStructHelper();
+    pool.queueFamilyIndex = context_.queue_family;
+    check(vk.vkCreateCommandPool(context_.device, &pool, nullptr, &pool_), "vkCreateCommandPool");
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 16}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16}};
+    VkDescriptorPoolCreateInfo descriptor_pool = vku::InitStructHelper();
+    descriptor_pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+    descriptor_pool.maxSets = 16;
+    descriptor_pool.poolSizeCount = 2;
+    descriptor_pool.pPoolSizes = sizes;
+    check(vk.vkCreateDescriptorPool(context_.device, &descriptor_pool, nullptr, &descriptor_pool_), "vkCreateDescriptorPool");
+    const VkDescriptorSetLayoutBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+    };
+    VkDescriptorSetLayoutCreateInfo set = vku::InitStructHelper();
+    set.bindingCount = 2;
+    set.pBindings = bindings;
+    check(vk.vkCreateDescriptorSetLayout(context_.device, &set, nullptr, &readback_set_layout_), "vkCreateDescriptorSetLayout");
+    const VkPushConstantRange readback_range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo readback = vku::InitStructHelper();
+    readback.setLayoutCount = 1;
+    readback.pSetLayouts = &readback_set_layout_;
+    readback.pushConstantRangeCount = 1;
+    readback.pPushConstantRanges = &readback_range;
+    check(vk.vkCreatePipelineLayout(context_.device, &readback, nullptr, &readback_layout_), "vkCreatePipelineLayout");
+    const VkPushConstantRange graphics_range{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo graphics = vku::InitStructHelper();
+    graphics.pushConstantRangeCount = 1;
+    graphics.pPushConstantRanges = &graphics_range;
+    check(vk.vkCreatePipelineLayout(context_.device, &graphics, nullptr, &graphics_layout_), "vkCreatePipelineLayout");
+}
+
+SceneRenderer::~SceneRenderer() {
+    const VolkDeviceTable& vk = context_.vk;
+    vk.vkDeviceWaitIdle(context_.device);
+    destroy_transients();
+    vk.vkDestroyPipelineLayout(context_.device, graphics_layout_, nullptr);
+    vk.vkDestroyPipelineLayout(context_.device, readback_layout_, nullptr);
+    vk.vkDestroyDescriptorSetLayout(context_.device, readback_set_layout_, nullptr);
+    vk.vkDestroyDescriptorPool(context_.device, descriptor_pool_, nullptr);
+    vk.vkDestroyCommandPool(context_.device, pool_, nullptr);
+}
+
+void SceneRenderer::destroy_transients() {
+    const VolkDeviceTable& vk = context_.vk;
+    for (VkPipeline p : pipelines_) vk.vkDestroyPipeline(context_.device, p, nullptr);
+    for (VkShaderModule m : modules_) vk.vkDestroyShaderModule(context_.device, m, nullptr);
+    for (VkImageView v : views_) vk.vkDestroyImageView(context_.device, v, nullptr);
+    for (VkImage i : images_) vk.vkDestroyImage(context_.device, i, nullptr);
+    for (VkBuffer b : buffers_) vk.vkDestroyBuffer(context_.device, b, nullptr);
+    for (VkDeviceMemory m : memories_) vk.vkFreeMemory(context_.device, m, nullptr);
+    pipelines_.clear();
+    modules_.clear();
+    views_.clear();
+    images_.clear();
+    buffers_.clear();
+    memories_.clear();
+    vk.vkResetDescriptorPool(context_.device, descriptor_pool_, 0);
+}
+
+VkBuffer SceneRenderer::host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void* contents) {
+    const VolkDeviceTable& vk = context_.vk;
+    VkBufferCreateInfo info = vku::InitStructHelper();
+    info.size = size;
+    info.usage = usage;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    check(vk.vkCreateBuffer(context_.device, &info, nullptr, &buffer), "vkCreateBuffer");
+    buffers_.push_back(buffer);
+    VkMemoryRequirements requirements;
+    vk.vkGetBufferMemoryRequirements(context_.device, buffer, &requirements);
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    allocate.allocationSize = requirements.size;
+    allocate.memoryTypeIndex =
+        memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    check(vk.vkAllocateMemory(context_.device, &allocate, nullptr, &memory), "vkAllocateMemory");
+    memories_.push_back(memory);
+    check(vk.vkBindBufferMemory(context_.device, buffer, memory, 0), "vkBindBufferMemory");
+    void* mapped = nullptr;
+    check(vk.vkMapMemory(context_.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
+    std::memcpy(mapped, contents, size);
+    return buffer;
+}
+
+uint32_t SceneRenderer::memory_type(uint32_t bits, VkMemoryPropertyFlags flags) const {
+    VkPhysicalDeviceMemoryProperties properties;
+    vkGetPhysicalDeviceMemoryProperties(context_.physical_device, &properties);
+    for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+        if ((bits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & flags) == flags) return i;
+    }
+    throw std::runtime_error("no suitable memory type");
+}
+
+VkShaderModule SceneRenderer::module(const std::string& path) {
+    const std::vector<uint32_t> words = read_shader(path);
+    VkShaderModuleCreateInfo info = vku::InitStructHelper();
+    info.codeSize = words.size() * sizeof(uint32_t);
+    info.pCode = words.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    check(context_.vk.vkCreateShaderModule(context_.device, &info, nullptr, &module), "vkCreateShaderModule");
+    modules_.push_back(module);
+    return module;
+}
+
+SceneRenderer::Image SceneRenderer::create_image(VkFormat format, VkSampleCountFlagBits samples, VkImageUsageFlags usage,
+                                                 VkImageAspectFlags aspect, uint32_t size) {
+    const VolkDeviceTable& vk = context_.vk;
+    VkImageCreateInfo info = vku::InitStructHelper();
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = format;
+    info.extent = {size, size, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = 1;
+    info.samples = samples;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = usage;
+    Image image{};
+    check(vk.vkCreateImage(context_.device, &info, nullptr, &image.image), "vkCreateImage");
+    images_.push_back(image.image);
+    VkMemoryRequirements requirements;
+    vk.vkGetImageMemoryRequirements(context_.device, image.image, &requirements);
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    allocate.allocationSize = requirements.size;
+    allocate.memoryTypeIndex = memory_type(requirements.memoryTypeBits, 0);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    check(vk.vkAllocateMemory(context_.device, &allocate, nullptr, &memory), "vkAllocateMemory");
+    memories_.push_back(memory);
+    check(vk.vkBindImageMemory(context_.device, image.image, memory, 0), "vkBindImageMemory");
+    VkImageViewCreateInfo view = vku::InitStructHelper();
+    view.image = image.image;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.format = format;
+    view.subresourceRange = {aspect, 0, 1, 0, 1};
+    check(vk.vkCreateImageView(context_.device, &view, nullptr, &image.view), "vkCreateImageView");
+    views_.push_back(image.view);
+    return image;
+}
+
+VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment) {
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < spec.constants.size(); ++i) entries.push_back({i, i * 4u, 4});
+    const VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(), spec.constants.size() * 4,
+                                              spec.constants.data()};
+    const VkPipelineShaderStageCreateInfo stages[] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vertex, "main", nullptr},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main",
+         &specialization},
+    };
+    const VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
+    const VkVertexInputAttributeDescription attributes[] = {
+        {0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, position)},
+        {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, color)},
+        {2, 0, VK_FORMAT_R32_UINT, offsetof(Vertex, patch)},
+    };
+    VkPipelineVertexInputStateCreateInfo vertex_input = vku::InitStructHelper();
+    vertex_input.vertexBindingDescriptionCount = 1;
+    vertex_input.pVertexBindingDescriptions = &binding;
+    vertex_input.vertexAttributeDescriptionCount = 3;
+    vertex_input.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo assembly = vku::InitStructHelper();
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport = vku::InitStructHelper();
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo rasterization = vku::InitStructHelper();
+    rasterization.cullMode = VK_CULL_MODE_NONE;
+    rasterization.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample = vku::InitStructHelper();
+    multisample.rasterizationSamples = spec.samples;
+    VkPipelineDepthStencilStateCreateInfo depth_stencil = vku::InitStructHelper();
+    depth_stencil.depthTestEnable = VK_TRUE;
+    depth_stencil.depthWriteEnable = VK_TRUE;
+    depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    depth_stencil.stencilTestEnable = VK_TRUE;
+    depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xff, 0xff, 0};
+    depth_stencil.back = depth_stencil.front;
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.blendEnable = spec.blend;
+    blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+    blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend.colorBlendOp = VK_BLEND_OP_ADD;
+    blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend.alphaBlendOp = VK_BLEND_OP_ADD;
+    blend.colorWriteMask = 0xf;
+    const std::vector<VkPipelineColorBlendAttachmentState> blends(spec.colors.size(), blend);
+    VkPipelineColorBlendStateCreateInfo color_blend = vku::InitStructHelper();
+    color_blend.attachmentCount = static_cast<uint32_t>(blends.size());
+    color_blend.pAttachments = blends.data();
+    const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic = vku::InitStructHelper();
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = dynamic_states;
+    VkPipelineRenderingCreateInfo rendering = vku::InitStructHelper();
+    rendering.colorAttachmentCount = static_cast<uint32_t>(spec.colors.size());
+    rendering.pColorAttachmentFormats = spec.colors.data();
+    rendering.depthAttachmentFormat = spec.depth_stencil;
+    rendering.stencilAttachmentFormat = spec.depth_stencil;
+
+    VkGraphicsPipelineCreateInfo info = vku::InitStructHelper(&rendering);
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertex_input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &rasterization;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth_stencil;
+    info.pColorBlendState = &color_blend;
+    info.pDynamicState = &dynamic;
+    info.layout = graphics_layout_;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    check(context_.vk.vkCreateGraphicsPipelines(context_.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+          "vkCreateGraphicsPipelines");
+    pipelines_.push_back(pipeline);
+    return pipeline;
+}
+
+void SceneRenderer::read_back(VkCommandBuffer command_buffer, const Image& image, VkFormat format, uint32_t samples, uint32_t size,
+                              VkBuffer buffer) {
+    const VolkDeviceTable& vk = context_.vk;
+    VkComputePipelineCreateInfo info = vku::InitStructHelper();
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  module(readback_shader(format, samples > 1)), "main", nullptr};
+    info.layout = readback_layout_;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    check(vk.vkCreateComputePipelines(context_.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
+    pipelines_.push_back(pipeline);
+    VkDescriptorSetAllocateInfo allocate = vku::InitStructHelper();
+    allocate.descriptorPool = descriptor_pool_;
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &readback_set_layout_;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    check(vk.vkAllocateDescriptorSets(context_.device, &allocate, &set), "vkAllocateDescriptorSets");
+    const VkDescriptorImageInfo image_info{VK_NULL_HANDLE, image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    const VkDescriptorBufferInfo buffer_info{buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet writes[2] = {vku::InitStructHelper(), vku::InitStructHelper()};
+    writes[0].dstSet = set;
+    writes[0].dstBinding = 0;
+    writes[0].descriptorCount = 1;
+    writes[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    writes[0].pImageInfo = &image_info;
+    writes[1].dstSet = set;
+    writes[1].dstBinding = 1;
+    writes[1].descriptorCount = 1;
+    writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[1].pBufferInfo = &buffer_info;
+    vk.vkUpdateDescriptorSets(context_.device, 2, writes, 0, nullptr);
+    vk.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vk.vkCmdBindDescriptorSets(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, readback_layout_, 0, 1, &set, 0, nullptr);
+    const uint32_t constants[] = {size, samples};
+    vk.vkCmdPushConstants(command_buffer, readback_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), constants);
+    vk.vkCmdDispatch(command_buffer, size, size, 1);
+}
+
+VkCommandBuffer SceneRenderer::begin_commands() {
+    VkCommandBufferAllocateInfo allocate = vku::InitStructHelper();
+    allocate.commandPool = pool_;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+    check(context_.vk.vkAllocateCommandBuffers(context_.device, &allocate, &command_buffer), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(context_.vk.vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
+    return command_buffer;
+}
+
+void SceneRenderer::submit(VkCommandBuffer command_buffer) {
+    const VolkDeviceTable& vk = context_.vk;
+    VkSubmitInfo submit = vku::InitStructHelper();
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &command_buffer;
+    check(vk.vkQueueSubmit(context_.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+    check(vk.vkQueueWaitIdle(context_.queue), "vkQueueWaitIdle");
+    vk.vkFreeCommandBuffers(context_.device, pool_, 1, &command_buffer);
+}
+
+std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vector<Patch>& patches) {
+    using Clock = std::chrono::steady_clock;
+    const VolkDeviceTable& vk = context_.vk;
+    destroy_transients();
+    const uint32_t samples = spec.samples;
+    const uint32_t size = spec.size;
+    const bool depth_stencil = spec.depth_stencil != VK_FORMAT_UNDEFINED;
+
+    const std::vector<Vertex> vertex_data = vertices(patches, size);
+    const VkBuffer vertex_buffer = host_buffer(vertex_data.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_data.data());
+    std::vector<Image> colors;
+    std::vector<Buffer> readbacks;
+    for (VkFormat format : spec.colors) {
+        colors.push_back(create_image(format, spec.samples, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                                      VK_IMAGE_ASPECT_COLOR_BIT, size));
+        readbacks.push_back(context_.create_buffer(VkDeviceSize{size} * size * samples * sizeof(Texel)));
+    }
+    const VkImageAspectFlags ds_aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    const Image ds = depth_stencil
+                         ? create_image(spec.depth_stencil, spec.samples, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, ds_aspects, size)
+                         : Image{};
+    const VkPipeline pipeline = graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader));
+
+    const auto record_start = Clock::now();
+    VkCommandBuffer cb = begin_commands();
+    const VkPipelineStageFlags2 fragment_tests = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+    std::vector<VkRenderingAttachmentInfo> attachments;
+    for (const Image& image : colors) {
+        VkRenderingAttachmentInfo attachment = vku::InitStructHelper();
+        attachment.imageView = image.view;
+        attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        attachments.push_back(attachment);
+    }
+    VkRenderingAttachmentInfo ds_attachment = vku::InitStructHelper();
+    ds_attachment.imageView = ds.view;
+    ds_attachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    ds_attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    ds_attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingInfo rendering = vku::InitStructHelper();
+    rendering.renderArea = {{0, 0}, {size, size}};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = static_cast<uint32_t>(attachments.size());
+    rendering.pColorAttachments = attachments.data();
+    rendering.pDepthAttachment = depth_stencil ? &ds_attachment : nullptr;
+    rendering.pStencilAttachment = depth_stencil ? &ds_attachment : nullptr;
+    const VkViewport viewport{0, 0, static_cast<float>(size), static_cast<float>(size), 0, 1};
+    const VkRect2D scissor{{0, 0}, {size, size}};
+    const VkDeviceSize offset = 0;
+
+    for (uint32_t frame = 0; frame < spec.frames; ++frame) {
+        // Into the attachment layouts: from nothing at first, then after the previous frame's writes.
+        const VkImageLayout from_color = frame ? VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
+        const VkImageLayout from_ds = frame ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
+        std::vector<VkImageMemoryBarrier2> to_attachment;
+        for (const Image& image : colors) {
+            to_attachment.push_back(image_barrier(image.image, VK_IMAGE_ASPECT_COLOR_BIT, from_color, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT));
+        }
+        if (depth_stencil) {
+            to_attachment.push_back(image_barrier(ds.image, ds_aspects, from_ds, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                                  fragment_tests, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, fragment_tests,
+                                                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                                                      VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT));
+        }
+        barrier(vk, cb, to_attachment);
+        vk.vkCmdBeginRendering(cb, &rendering);
+        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+        vk.vkCmdSetViewport(cb, 0, 1, &viewport);
+        vk.vkCmdSetScissor(cb, 0, 1, &scissor);
+        vk.vkCmdPushConstants(cb, graphics_layout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &spec.first_attachment);
+        vk.vkCmdBindVertexBuffers(cb, 0, 1, &vertex_buffer, &offset);
+        uint32_t first = 0;
+        for (uint32_t count : spec.patches_per_draw) {
+            if (spec.barriers) {  // what the extension asks of non-coherent reads (VK-GL-CTS records the same)
+                VkMemoryBarrier2 memory[2] = {vku::InitStructHelper(), vku::InitStructHelper()};
+                memory[0].srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+                memory[0].srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+                memory[0].dstStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+                memory[0].dstAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT;
+                memory[1].srcStageMask = fragment_tests;
+                memory[1].srcAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+                memory[1].dstStageMask = fragment_tests;
+                memory[1].dstAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+                barrier(vk, cb, {}, std::span(memory, depth_stencil ? 2 : 1), VK_DEPENDENCY_BY_REGION_BIT);
+            }
+            vk.vkCmdDraw(cb, 6 * count, 1, 6 * first, 0);
+            first += count;
+        }
+        vk.vkCmdEndRendering(cb);
+    }
+    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    const auto execute_start = Clock::now();
+    submit(cb);
+    const auto execute_end = Clock::now();
+    timing_.record_ms = std::chrono::duration<double, std::milli>(execute_start - record_start).count();
+    timing_.execute_ms = std::chrono::duration<double, std::milli>(execute_end - execute_start).count();
+
+    cb = begin_commands();
+    std::vector<VkImageMemoryBarrier2> to_read;
+    for (const Image& image : colors) {
+        to_read.push_back(image_barrier(image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT));
+    }
+    barrier(vk, cb, to_read);
+    for (size_t i = 0; i < colors.size(); ++i) read_back(cb, colors[i], spec.colors[i], samples, size, readbacks[i].buffer);
+    VkMemoryBarrier2 to_host = vku::InitStructHelper();
+    to_host.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    to_host.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    to_host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+    to_host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    barrier(vk, cb, {}, std::span(&to_host, 1));
+    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    submit(cb);
+
+    std::vector<Samples> result;
+    for (const Buffer& b : readbacks) {
+        const Texel* texels = static_cast<const Texel*>(b.mapped);
+        result.emplace_back(texels, texels + size * size * samples);
+    }
+    return result;
+}
+
+}  // namespace vkpolyfill::test::tile_image

@@ -1,0 +1,81 @@
+// Draws the tile-image scenes through dynamic rendering on a harness Context and reads every sample
+// of every color attachment back (a compute shader copies them, as multisampled images cannot be
+// copied to buffers), for comparison with tile_image_scene's simulation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tile_image_scene.h"
+#include "vulkan_context.h"
+
+namespace vkpolyfill::test::tile_image {
+
+struct SceneSpec {
+    std::vector<VkFormat> colors{};                     // color attachments, in order
+    VkFormat depth_stencil = VK_FORMAT_UNDEFINED;        // written by every patch when set
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+    std::string fragment_shader{};                       // under shaders/, e.g. "tests/tile_image/color_float.frag"
+    std::vector<uint32_t> constants{};                   // specialization constants 0.. (32 bits each)
+    uint32_t first_attachment = 0;                       // the push constant (color.glsl's dynamic index base)
+    bool blend = false;                                  // fixed-function source-over on every color attachment
+    std::vector<uint32_t> patches_per_draw{};            // the patches split into draws, in order
+    bool barriers = false;  // a by-region barrier before each draw (non-coherent reads)
+    uint32_t size = kSize;  // framebuffer width and height, a multiple of kSize
+    uint32_t frames = 1;    // render pass instances, each clearing and drawing the whole scene
+};
+
+// The last render(): recording the frames' commands and running them (wall time), without the
+// pipeline creation and the readback.
+struct SceneTiming {
+    double record_ms = 0;
+    double execute_ms = 0;
+};
+
+// Every sample of one color attachment: texel (x, y, s) at (y * size + x) * samples + s.
+using Samples = std::vector<Texel>;
+
+class SceneRenderer {
+  public:
+    explicit SceneRenderer(Context& context);
+    ~SceneRenderer();
+    SceneRenderer(const SceneRenderer&) = delete;
+    SceneRenderer& operator=(const SceneRenderer&) = delete;
+
+    // Throws std::runtime_error, with `what` naming the step, when a Vulkan call fails.
+    std::vector<Samples> render(const SceneSpec& spec, const std::vector<Patch>& patches);
+    const SceneTiming& last_timing() const { return timing_; }
+
+  private:
+    struct Image;
+    Image create_image(VkFormat format, VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                       uint32_t size);
+    VkCommandBuffer begin_commands();
+    void submit(VkCommandBuffer command_buffer);
+    VkPipeline graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment);
+    void read_back(VkCommandBuffer command_buffer, const Image& image, VkFormat format, uint32_t samples, uint32_t size,
+                   VkBuffer buffer);
+    VkShaderModule module(const std::string& path);
+    uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags flags) const;
+    // A host-visible buffer holding `contents` until the next render().
+    VkBuffer host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void* contents);
+    void destroy_transients();
+
+    Context& context_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout readback_set_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout readback_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout graphics_layout_ = VK_NULL_HANDLE;
+    // What one render() made.
+    std::vector<VkImage> images_;
+    std::vector<VkImageView> views_;
+    std::vector<VkDeviceMemory> memories_;
+    std::vector<VkBuffer> buffers_;
+    std::vector<VkShaderModule> modules_;
+    std::vector<VkPipeline> pipelines_;
+    SceneTiming timing_;
+};
+
+}  // namespace vkpolyfill::test::tile_image

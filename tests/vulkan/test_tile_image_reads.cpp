@@ -1,0 +1,194 @@
+// VK_EXT_shader_tile_image reads through the layer, modelled on VK-GL-CTS's shader_tile_image group:
+// overlapping patches drawn in one or several draws, each fragment reading its sample of the color,
+// depth or stencil attachment as the fragments before it left it; every sample of every attachment
+// is compared with the CPU simulation. Coherent cases rely on rasterization order (several patches
+// per draw, no barriers); non-coherent ones on a by-region barrier before each one-patch draw, as the
+// extension specifies. Both drivers lack the extension, so every case runs the emulation; the spy
+// layer shows the driver got lowered modules only.
+#include <bit>
+#include <cmath>
+#include <format>
+
+#include <gtest/gtest.h>
+#include <vkpolyfill/lowering/lower.h>
+#include <vkpolyfill/lowering/validate.h>
+#include <vulkan/utility/vk_format_utils.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "scoped_env.h"
+#include "spy_records.h"
+#include "temp_dir.h"
+#include "tile_image_renderer.h"
+
+namespace vkpolyfill::test::tile_image {
+namespace {
+
+struct ReadCase {
+    std::string name;
+    std::string shader;  // under shaders/tests/tile_image/
+    std::vector<VkFormat> colors;
+    VkSampleCountFlagBits samples;
+    std::vector<uint32_t> patches_per_draw;
+    bool non_coherent = false;
+    VkFormat depth_stencil = VK_FORMAT_UNDEFINED;
+};
+
+std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
+
+// A one-patch draw after a barrier per patch, as non-coherent reads need.
+std::vector<uint32_t> one_per_draw(uint32_t patches) { return std::vector<uint32_t>(patches, 1); }
+
+const std::vector<ReadCase> kColorCases = {
+    {"Rgba32fOneDraw", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {6}},
+    {"Rgba16fFourSamplesThreeDraws", "color_float", {VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_4_BIT, {2, 2, 2}},
+    {"Rgba8UnormTwoDraws", "color_float", {VK_FORMAT_R8G8B8A8_UNORM}, VK_SAMPLE_COUNT_1_BIT, {3, 3}},
+    {"Rgba8UnormFourSamples", "color_float", {VK_FORMAT_R8G8B8A8_UNORM}, VK_SAMPLE_COUNT_4_BIT, {6}},
+    {"Rgba32uiFourSamples", "color_uint", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {4, 2}},
+    {"Rgba16iOneDraw", "color_sint", {VK_FORMAT_R16G16B16A16_SINT}, VK_SAMPLE_COUNT_1_BIT, {6}},
+    {"Rgba32fNonCoherent", "color_float_nc", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), true},
+    {"Rgba8uiNonCoherentFourSamples", "color_uint_nc", {VK_FORMAT_R8G8B8A8_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true},
+    {"MrtRgba32f", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {3, 3}},
+    {"MrtRgba32uiFourSamples", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {6}},
+    {"MrtDynamicIndexRgba16f", "color_float_array", {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R16G16B16A16_SFLOAT},
+     VK_SAMPLE_COUNT_1_BIT, {6}},
+    {"MrtDynamicIndexNonCoherentFourSamples", "color_uint_array_nc", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
+     VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true},
+};
+
+const std::vector<ReadCase> kDepthStencilCases = {
+    {"DepthOneDraw", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, {6}, false, VK_FORMAT_D32_SFLOAT_S8_UINT},
+    {"DepthFourSamplesTwoDraws", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {3, 3}, false,
+     VK_FORMAT_D32_SFLOAT_S8_UINT},
+    {"DepthNonCoherent", "depth_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), true,
+     VK_FORMAT_D32_SFLOAT_S8_UINT},
+    {"StencilOneDraw", "stencil", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, {6}, false, VK_FORMAT_D32_SFLOAT_S8_UINT},
+    {"StencilFourSamples", "stencil", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {2, 4}, false,
+     VK_FORMAT_D32_SFLOAT_S8_UINT},
+    {"StencilNonCoherentFourSamples", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true,
+     VK_FORMAT_D24_UNORM_S8_UINT},
+};
+
+// A device with the emulated extension and every feature the cases use, with the spy layer below.
+class TileImageReads : public testing::TestWithParam<ReadCase> {
+  protected:
+    void SetUp() override {
+        tile_image_features_.shaderTileImageColorReadAccess = VK_TRUE;
+        tile_image_features_.shaderTileImageDepthReadAccess = VK_TRUE;
+        tile_image_features_.shaderTileImageStencilReadAccess = VK_TRUE;
+        vulkan13_.dynamicRendering = VK_TRUE;
+        vulkan13_.synchronization2 = VK_TRUE;
+        ContextOptions options{.spy = true,
+                               .device_extensions = {VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME},
+                               .device_features_next = &tile_image_features_};
+        options.device_features.sampleRateShading = VK_TRUE;
+        context_ = std::make_unique<Context>(options);
+        renderer_ = std::make_unique<SceneRenderer>(*context_);
+    }
+
+    // The driver got no tile-image module, and each module it got is valid SPIR-V.
+    void expect_only_lowered_modules_reached_the_driver() const {
+        bool lowered = false;
+        for (const auto& file : spy_.files_ending_with("-module.spv")) {
+            const std::vector<uint32_t> words = read_words(file);
+            EXPECT_EQ(lowering::scan_emulated_capabilities(words) & lowering::bit(lowering::Emulated::ExtShaderTileImage), 0u)
+                << file;
+            EXPECT_EQ(lowering::validate(words, VK_API_VERSION_1_3), "") << file;
+            lowered |= lowering::disassemble(words).find("OpCapability InputAttachment") != std::string::npos;
+        }
+        EXPECT_TRUE(lowered) << "no lowered fragment shader reached the driver";
+    }
+
+    SceneSpec spec(const ReadCase& c) const {
+        SceneSpec s;
+        s.colors = c.colors;
+        s.depth_stencil = c.depth_stencil;
+        s.samples = c.samples;
+        s.fragment_shader = "tests/tile_image/" + c.shader + ".frag";
+        s.patches_per_draw = c.patches_per_draw;
+        s.barriers = c.non_coherent;
+        return s;
+    }
+
+    TempDir spy_;
+    ScopedEnv spy_env_{"VKPOLYFILL_SPY_DIR", spy_.path().c_str()};
+    VkPhysicalDeviceVulkan13Features vulkan13_ = vku::InitStructHelper();
+    VkPhysicalDeviceShaderTileImageFeaturesEXT tile_image_features_ = vku::InitStructHelper(&vulkan13_);
+    std::unique_ptr<Context> context_;
+    std::unique_ptr<SceneRenderer> renderer_;
+};
+
+uint32_t patch_count(const ReadCase& c) {
+    uint32_t count = 0;
+    for (uint32_t n : c.patches_per_draw) count += n;
+    return count;
+}
+
+// A stored component in the attachment's own numbers: floats as values, normalized ones times 255.
+double component(VkFormat format, uint32_t bits) {
+    if (vkuFormatIsUINT(format)) return bits;
+    if (vkuFormatIsSINT(format)) return static_cast<int32_t>(bits);
+    const double value = std::bit_cast<float>(bits);
+    return vkuFormatIsUNORM(format) ? value * 255.0 : value;
+}
+
+class TileImageColorReads : public TileImageReads {};
+
+TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
+    const ReadCase& c = GetParam();
+    SceneSpec s = spec(c);
+    const bool unorm = vkuFormatIsUNORM(c.colors[0]);
+    s.constants = {static_cast<uint32_t>(c.colors.size()), std::bit_cast<uint32_t>(unorm ? 255.0f : 1.0f)};
+    const std::vector<Patch> patches = overlapping_patches(patch_count(c));
+    const std::vector<Samples> result = renderer_->render(s, patches);
+    size_t mismatches = 0;
+    for (uint32_t a = 0; a < c.colors.size(); ++a) {
+        for (uint32_t y = 0; y < kSize; ++y) {
+            for (uint32_t x = 0; x < kSize; ++x) {
+                for (uint32_t sample = 0; sample < static_cast<uint32_t>(c.samples); ++sample) {
+                    const std::array<double, 4> expected = accumulated_color(patches, x, y, sample, a);
+                    const Texel& texel = result[a][(y * kSize + x) * c.samples + sample];
+                    for (int k = 0; k < 4; ++k) {
+                        const double got = std::round(component(c.colors[a], texel[k]));
+                        if (got != expected[k] && mismatches++ < 8) {
+                            ADD_FAILURE() << std::format("attachment {} pixel ({}, {}) sample {} component {}: {} (expected {})", a, x,
+                                                         y, sample, k, got, expected[k]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_EQ(mismatches, 0u);
+    expect_only_lowered_modules_reached_the_driver();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cts, TileImageColorReads, testing::ValuesIn(kColorCases), case_name);
+
+class TileImageDepthStencilReads : public TileImageReads {};
+
+TEST_P(TileImageDepthStencilReads, EverySampleSawWhatTheFragmentsBeforeItWrote) {
+    const ReadCase& c = GetParam();
+    const std::vector<Patch> patches = overlapping_patches(patch_count(c));
+    const std::vector<Samples> result = renderer_->render(spec(c), patches);
+    size_t mismatches = 0;
+    for (uint32_t y = 0; y < kSize; ++y) {
+        for (uint32_t x = 0; x < kSize; ++x) {
+            const Texel expected = depth_stencil_record(patches, x, y);
+            for (uint32_t sample = 0; sample < static_cast<uint32_t>(c.samples); ++sample) {
+                const Texel& got = result[0][(y * kSize + x) * c.samples + sample];
+                if (got != expected && mismatches++ < 8) {
+                    ADD_FAILURE() << std::format("pixel ({}, {}) sample {}: ({}, {}, {}, {}) (expected (0, {}, {}, {}); x = 1: a read "
+                                                 "disagreed with the fragments before it)",
+                                                 x, y, sample, got[0], got[1], got[2], got[3], expected[1], expected[2], expected[3]);
+                }
+            }
+        }
+    }
+    EXPECT_EQ(mismatches, 0u);
+    expect_only_lowered_modules_reached_the_driver();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cts, TileImageDepthStencilReads, testing::ValuesIn(kDepthStencilCases), case_name);
+
+}  // namespace
+}  // namespace vkpolyfill::test::tile_image

@@ -1,0 +1,130 @@
+// What the layer reports for VK_EXT_shader_tile_image on drivers without it, what the driver gets at
+// vkCreateDevice, and how an unsupported use is reported: VK_ERROR_UNKNOWN and a debug-utils message
+// naming the shader.
+#include <algorithm>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "debug_messages.h"
+#include "scoped_env.h"
+#include "spy_records.h"
+#include "temp_dir.h"
+#include "tile_image_renderer.h"
+
+namespace vkpolyfill::test {
+namespace {
+
+constexpr const char* kExtension = VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME;
+
+bool lists_extension(VkPhysicalDevice physical_device) { return lists_device_extension(physical_device, kExtension); }
+
+TEST(TileImageReporting, TheExtensionItsFeaturesAndPropertiesAppearWithTheLayer) {
+    Context without_layer({.layer = false});
+    Context with_layer({});
+    EXPECT_FALSE(lists_extension(without_layer.physical_device)) << "this driver has the extension: the test assumes it lacks it";
+    EXPECT_TRUE(lists_extension(with_layer.physical_device));
+
+    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper();
+    VkPhysicalDeviceFeatures2 features2 = vku::InitStructHelper(&features);
+    vkGetPhysicalDeviceFeatures2(with_layer.physical_device, &features2);
+    EXPECT_TRUE(features.shaderTileImageColorReadAccess);
+    // Both drivers order depth and stencil attachment accesses (rasterization-order access).
+    EXPECT_TRUE(features.shaderTileImageDepthReadAccess);
+    EXPECT_TRUE(features.shaderTileImageStencilReadAccess);
+
+    VkPhysicalDeviceShaderTileImagePropertiesEXT properties = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties2 = vku::InitStructHelper(&properties);
+    vkGetPhysicalDeviceProperties2(with_layer.physical_device, &properties2);
+    EXPECT_FALSE(properties.shaderTileImageCoherentReadAccelerated);
+    EXPECT_TRUE(properties.shaderTileImageReadSampleFromPixelRateInvocation);
+    EXPECT_FALSE(properties.shaderTileImageReadFromHelperInvocation);
+}
+
+TEST(TileImageReporting, TheLayersDescriptorSetAndInputAttachmentsLeaveTheReportedLimits) {
+    Context without_layer({.layer = false});
+    Context with_layer({});
+    VkPhysicalDeviceProperties driver, layer;
+    vkGetPhysicalDeviceProperties(without_layer.physical_device, &driver);
+    vkGetPhysicalDeviceProperties(with_layer.physical_device, &layer);
+    EXPECT_EQ(layer.limits.maxBoundDescriptorSets, driver.limits.maxBoundDescriptorSets - 1);
+    const uint32_t taken = std::min(driver.limits.maxColorAttachments, 8u) + 2;
+    EXPECT_EQ(layer.limits.maxPerStageDescriptorInputAttachments, driver.limits.maxPerStageDescriptorInputAttachments - taken);
+    EXPECT_EQ(layer.limits.maxDescriptorSetInputAttachments, driver.limits.maxDescriptorSetInputAttachments - taken);
+    // The version-2 query says the same.
+    VkPhysicalDeviceProperties2 properties2 = vku::InitStructHelper();
+    vkGetPhysicalDeviceProperties2(with_layer.physical_device, &properties2);
+    EXPECT_EQ(properties2.properties.limits.maxBoundDescriptorSets, layer.limits.maxBoundDescriptorSets);
+    EXPECT_EQ(properties2.properties.limits.maxPerStageResources, layer.limits.maxPerStageResources);
+}
+
+TEST(TileImageReporting, TheDriverGetsLocalReadsAndRasterizationOrderInsteadOfTheExtension) {
+    TempDir spy;
+    ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
+    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper();
+    features.shaderTileImageColorReadAccess = VK_TRUE;
+    Context context({.spy = true, .device_extensions = {kExtension}, .device_features_next = &features});
+    const auto records = spy.files_ending_with("-device.txt");
+    ASSERT_EQ(records.size(), 1u);
+    const std::vector<std::string> lines = read_lines(records[0]);
+    const std::set<std::string> enabled(lines.begin(), lines.end());
+    EXPECT_EQ(enabled.count(kExtension), 0u);
+    EXPECT_EQ(enabled.count(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME), 1u);
+    EXPECT_EQ(enabled.count(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME), 1u);
+}
+
+TEST(TileImageReporting, AnUnsupportedPipelineFailsWithAMessageNamingTheShader) {
+    DebugMessages messages;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper();
+    vulkan13.dynamicRendering = VK_TRUE;
+    vulkan13.synchronization2 = VK_TRUE;
+    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper(&vulkan13);
+    features.shaderTileImageColorReadAccess = VK_TRUE;
+    features.shaderTileImageDepthReadAccess = VK_TRUE;
+    Context context({.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+                     .device_extensions = {kExtension},
+                     .device_features_next = &features});
+    const ScopedMessenger messenger(context.instance, messages);
+    tile_image::SceneRenderer renderer(context);
+    tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_UINT}, .depth_stencil = VK_FORMAT_D32_SFLOAT_S8_UINT,
+                               .patches_per_draw = {1}};
+    spec.fragment_shader = "tests/tile_image/depth_early.frag";
+    try {
+        renderer.render(spec, tile_image::overlapping_patches(1));
+        ADD_FAILURE() << "the pipeline was created";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("VK_ERROR_UNKNOWN"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "EarlyFragmentTests"), 1u) << messages.dump();
+    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "VkShaderModule 0x"), 1u) << messages.dump();
+}
+
+TEST(TileImageReporting, AFragmentShaderObjectReadingTileImagesFailsWithAMessage) {
+    DebugMessages messages;
+    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper();
+    shader_object.shaderObject = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&shader_object);
+    vulkan13.dynamicRendering = VK_TRUE;
+    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper(&vulkan13);
+    features.shaderTileImageColorReadAccess = VK_TRUE;
+    Context context({.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+                     .device_extensions = {kExtension, VK_EXT_SHADER_OBJECT_EXTENSION_NAME},
+                     .device_features_next = &features});
+    const ScopedMessenger messenger(context.instance, messages);
+    const std::vector<uint32_t> code = read_shader("tests/tile_image/color_float.frag");
+    VkShaderCreateInfoEXT info = vku::InitStructHelper();
+    info.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    info.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+    info.codeSize = code.size() * sizeof(uint32_t);
+    info.pCode = code.data();
+    info.pName = "main";
+    VkShaderEXT shader = reinterpret_cast<VkShaderEXT>(~uintptr_t{0});  // visibly unwritten
+    EXPECT_EQ(context.vk.vkCreateShadersEXT(context.device, 1, &info, nullptr, &shader), VK_ERROR_UNKNOWN);
+    EXPECT_EQ(shader, VK_NULL_HANDLE);
+    EXPECT_EQ(messages.count("vkpolyfill-lowering", "the VK_SHADER_STAGE_FRAGMENT_BIT shader of pCreateInfos[0]: error:"), 1u)
+        << messages.dump();
+}
+
+}  // namespace
+}  // namespace vkpolyfill::test
