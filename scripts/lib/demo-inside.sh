@@ -35,3 +35,9 @@ echo "== An f16 GEMM written with cooperative matrices, run through the layer on
 echo "   (emulated with force_emulation where the driver has the extension; results checked on the CPU)"
 "$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_bench" --driver system --sizes 256 --reps 3 \
   --only emulated,native,scalar --coopmat tm=16,tn=16,tk=16 2>&1 | grep -E '^\| (size|---|256)' | cut -c1-150
+
+echo
+echo "== Programmable blending through VK_EXT_shader_tile_image (emulated where the driver lacks it)"
+echo "   (48 translucent quads blended by the fragment shader; checked against the CPU's blending)"
+mkdir -p build
+"$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_tile_image_demo" build/tile_image_blending.png 2>&1 | grep -v '^\[vkpolyfill'

@@ -1,7 +1,6 @@
 // vkpolyfill_bench: f16 GEMM through the layer's coopmat emulation, on the driver's own coopmat,
 // and as a tuned scalar shader, plus the layer's pipeline-creation cost. Not a ctest test: run it
-// through scripts/bench.sh (or scripts/env.sh). It points the loader at the chosen driver and at
-// this build tree's layer before anything touches Vulkan, as the Vulkan tests' main does.
+// through scripts/bench.sh (or scripts/env.sh).
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -9,6 +8,7 @@
 #include <stdexcept>
 
 #include "benchmark.h"
+#include "driver_selection.h"
 #include "report.h"
 
 int main(int argc, char** argv) {
@@ -20,20 +20,10 @@ int main(int argc, char** argv) {
             std::fputs(kUsage, stdout);
             return 0;
         }
-        if (options.driver != "system") {
-            const char* variable = options.driver == "plain" ? "VKPOLYFILL_ICD_PLAIN" : "VKPOLYFILL_ICD_NATIVE";
-            const char* icd = std::getenv(variable);
-            if (icd == nullptr || *icd == '\0') {
-                std::fprintf(stderr, "%s is not set: run through scripts/env.sh (scripts/bench.sh does), or use --driver system\n",
-                             variable);
-                return 2;
-            }
-            setenv("VK_DRIVER_FILES", icd, 1);
+        if (const std::string error = select_driver(options.driver); !error.empty()) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return 2;
         }
-        setenv("VK_ADD_LAYER_PATH", VKPOLYFILL_LAYER_MANIFEST_PATH, 1);
-        // Mesa drivers keep compiled shaders on disk; without that cache every pipeline creation
-        // and first dispatch does the driver's whole compile, the same on every run.
-        setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
 
         const Results results = run_benchmark(options);
         std::fputs(markdown_report(results).c_str(), stdout);
