@@ -9,18 +9,23 @@ namespace vkpolyfill::bench {
 namespace {
 
 constexpr const char* kCoopmat = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+constexpr const char* kCoopmat2 = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
 
-// The feature structs the shaders may need, chained; the cooperative-matrix one only at the head.
+// The feature structs the shaders may need, chained; the cooperative-matrix ones only at the head.
 struct Features {
     VkPhysicalDeviceVulkan11Features v11 = vku::InitStructHelper();
     VkPhysicalDeviceVulkan12Features v12 = vku::InitStructHelper(&v11);
     VkPhysicalDeviceVulkan13Features v13 = vku::InitStructHelper(&v12);
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&v13);
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper(&coopmat);
 
     Features() = default;
     Features(const Features&) = delete;
     Features& operator=(const Features&) = delete;
-    void* chain(bool with_coopmat) { return with_coopmat ? static_cast<void*>(&coopmat) : &v13; }
+    void* chain(bool with_coopmat, bool with_coopmat2) {
+        if (with_coopmat && with_coopmat2) return &coopmat2;
+        return with_coopmat ? static_cast<void*>(&coopmat) : &v13;
+    }
 
     // The bits the GEMM shaders use, where `supported` has them.
     void enable_from(const Features& supported) {
@@ -30,6 +35,8 @@ struct Features {
         v13.subgroupSizeControl = supported.v13.subgroupSizeControl;
         v13.computeFullSubgroups = supported.v13.computeFullSubgroups;
         coopmat.cooperativeMatrix = supported.coopmat.cooperativeMatrix;
+        coopmat2.cooperativeMatrixWorkgroupScope = supported.coopmat2.cooperativeMatrixWorkgroupScope;
+        coopmat2.cooperativeMatrixFlexibleDimensions = supported.coopmat2.cooperativeMatrixFlexibleDimensions;
     }
 
     // What the coopmat shader needs that is off, or empty.
@@ -57,10 +64,15 @@ bool has_device_extension(VkPhysicalDevice physical_device, const char* name) {
     return false;
 }
 
+struct Offered {
+    bool coopmat = false;   // VK_KHR_cooperative_matrix
+    bool coopmat2 = false;  // VK_NV_cooperative_matrix2 (with the KHR extension, which it requires)
+};
+
 // Learns, on an instance of its own with a messenger attached (so what the layer says about its
 // settings and per-device decisions is heard), whether the device offers VK_KHR_cooperative_matrix
-// and which features it has.
-bool probe(const test::ContextOptions& options, test::DebugMessages& messages, Features& supported) {
+// and VK_NV_cooperative_matrix2 and which features it has.
+Offered probe(const test::ContextOptions& options, test::DebugMessages& messages, Features& supported) {
     test::check(volkInitialize(), "volkInitialize (is the Vulkan loader installed?)");
     const char* layer = test::kLayerName;
     VkApplicationInfo app = vku::InitStructHelper();
@@ -87,16 +99,17 @@ bool probe(const test::ContextOptions& options, test::DebugMessages& messages, F
     VkPhysicalDevice physical_device = VK_NULL_HANDLE;
     const VkResult enumerated = vkEnumeratePhysicalDevices(instance, &count, &physical_device);
     if (enumerated != VK_INCOMPLETE) test::check(enumerated, "vkEnumeratePhysicalDevices");
-    bool has_coopmat = false;
+    Offered offered;
     if (count > 0) {
-        has_coopmat = has_device_extension(physical_device, kCoopmat);
-        VkPhysicalDeviceFeatures2 query = vku::InitStructHelper(supported.chain(has_coopmat));
+        offered.coopmat = has_device_extension(physical_device, kCoopmat);
+        offered.coopmat2 = offered.coopmat && has_device_extension(physical_device, kCoopmat2);
+        VkPhysicalDeviceFeatures2 query = vku::InitStructHelper(supported.chain(offered.coopmat, offered.coopmat2));
         vkGetPhysicalDeviceFeatures2(physical_device, &query);
     }
     if (messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
     vkDestroyInstance(instance, nullptr);
     if (count == 0) throw std::runtime_error("no physical device");
-    return has_coopmat;
+    return offered;
 }
 
 std::string component_name(VkComponentTypeKHR type) {
@@ -111,6 +124,17 @@ std::string component_name(VkComponentTypeKHR type) {
     }
 }
 
+template <typename Properties>
+std::string types_name(const Properties& p) {
+    return component_name(p.AType) + "*" + component_name(p.BType) + "->" + component_name(p.ResultType);
+}
+
+template <typename Properties>
+bool f16_to_f32(const Properties& p) {
+    return p.AType == VK_COMPONENT_TYPE_FLOAT16_KHR && p.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+           p.CType == VK_COMPONENT_TYPE_FLOAT32_KHR && p.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR;
+}
+
 }  // namespace
 
 std::string MatrixShape::name() const {
@@ -118,9 +142,9 @@ std::string MatrixShape::name() const {
 }
 
 BenchDevice::BenchDevice(Route r) : route(r) {
-    // Through the layer: force coopmat emulation, and listen to what the layer decides.
-    const char* forced = kCoopmat;
-    const VkLayerSettingEXT force{test::kLayerName, "force_emulation", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &forced};
+    // Through the layer: force the emulation of both extensions, and listen to what the layer decides.
+    const char* forced[] = {kCoopmat, kCoopmat2};
+    const VkLayerSettingEXT force{test::kLayerName, "force_emulation", VK_LAYER_SETTING_TYPE_STRING_EXT, 2, forced};
     VkLayerSettingsCreateInfoEXT settings = vku::InitStructHelper();
     settings.settingCount = 1;
     settings.pSettings = &force;
@@ -131,10 +155,12 @@ BenchDevice::BenchDevice(Route r) : route(r) {
     }
 
     Features supported, enabled;
-    const bool has_coopmat = probe(options, messages_, supported);
+    const Offered offered = probe(options, messages_, supported);
+    const bool has_coopmat = offered.coopmat;
     enabled.enable_from(supported);
     if (has_coopmat) options.device_extensions = {kCoopmat};
-    options.device_features_next = enabled.chain(has_coopmat);
+    if (offered.coopmat2) options.device_extensions.push_back(kCoopmat2);
+    options.device_features_next = enabled.chain(has_coopmat, offered.coopmat2);
     context_ = std::make_unique<test::Context>(options);
     if (route == Route::Emulated) {
         const VkDebugUtilsMessengerCreateInfoEXT messenger = messages_.create_info();
@@ -146,13 +172,36 @@ BenchDevice::BenchDevice(Route r) : route(r) {
     coopmat_missing_ = !has_coopmat ? (route == Route::Emulated ? "the layer does not offer VK_KHR_cooperative_matrix here"
                                                                 : "the driver lacks VK_KHR_cooperative_matrix")
                                     : enabled.coopmat_shader_missing();
-    if (coopmat_missing_.empty() && route == Route::Emulated) coopmat_missing_ = why_not_emulated();
+    if (coopmat_missing_.empty() && route == Route::Emulated) coopmat_missing_ = why_not_emulated(kCoopmat);
     if (coopmat_missing_.empty()) {
         uint32_t count = 0;
         vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(context_->physical_device, &count, nullptr);
         shapes_.resize(count, vku::InitStruct<VkCooperativeMatrixPropertiesKHR>());
         vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(context_->physical_device, &count, shapes_.data());
     }
+    read_coopmat2(offered.coopmat2, enabled.coopmat2);
+}
+
+void BenchDevice::read_coopmat2(bool offered, const VkPhysicalDeviceCooperativeMatrix2FeaturesNV& enabled) {
+    const char* whose = route == Route::Emulated ? "the layer does not offer " : "the driver lacks ";
+    if (!coopmat_missing_.empty()) {
+        coopmat2_missing_ = coopmat_missing_;
+    } else if (!offered) {
+        coopmat2_missing_ = whose + std::string(kCoopmat2);
+    } else if (route == Route::Emulated) {
+        coopmat2_missing_ = why_not_emulated(kCoopmat2);
+    }
+    workgroup_scope_ = enabled.cooperativeMatrixWorkgroupScope;
+    flexible_dimensions_ = enabled.cooperativeMatrixFlexibleDimensions;
+    if (!coopmat2_missing_.empty()) return;
+    VkPhysicalDeviceCooperativeMatrix2PropertiesNV coopmat2 = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&coopmat2);
+    vkGetPhysicalDeviceProperties2(context_->physical_device, &properties);
+    max_workgroup_scope_invocations_ = coopmat2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    uint32_t count = 0;
+    vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(context_->physical_device, &count, nullptr);
+    flexible_shapes_.resize(count, vku::InitStruct<VkCooperativeMatrixFlexibleDimensionsPropertiesNV>());
+    vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(context_->physical_device, &count, flexible_shapes_.data());
 }
 
 BenchDevice::~BenchDevice() {
@@ -181,16 +230,16 @@ void BenchDevice::read_properties(const VkPhysicalDeviceVulkan13Features& enable
     }
 }
 
-std::string BenchDevice::why_not_emulated() const {
+std::string BenchDevice::why_not_emulated(const char* extension) const {
     // The layer names its decision for each capability on each device; without "emulated" it
     // would pass the shader to the driver and the "emulated" figures would be native ones.
-    if (messages_.count("vkpolyfill-capability", std::string(kCoopmat) + " emulated") > 0) return {};
+    if (messages_.count("vkpolyfill-capability", std::string(extension) + " emulated") > 0) return {};
     std::string why;
     for (const test::DebugMessage& m : messages_.all()) {
-        if (m.id == "vkpolyfill-capability" && m.text.find(kCoopmat) != std::string::npos) why += ": " + m.text;
+        if (m.id == "vkpolyfill-capability" && m.text.find(extension) != std::string::npos) why += ": " + m.text;
     }
     if (why.empty() && !layer_problems().empty()) why = " (layer: " + layer_problems() + ")";
-    return std::string("the layer does not emulate ") + kCoopmat + " on this device" + why;
+    return std::string("the layer does not emulate ") + extension + " on this device" + why;
 }
 
 std::string BenchDevice::coopmat_unavailable(const MatrixShape& shape) const {
@@ -198,15 +247,33 @@ std::string BenchDevice::coopmat_unavailable(const MatrixShape& shape) const {
     std::string offered;
     for (const VkCooperativeMatrixPropertiesKHR& p : shapes_) {
         if (p.scope != VK_SCOPE_SUBGROUP_KHR) continue;
-        if (p.MSize == shape.m && p.NSize == shape.n && p.KSize == shape.k && p.AType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
-            p.BType == VK_COMPONENT_TYPE_FLOAT16_KHR && p.CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
-            p.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR) {
-            return {};
-        }
-        offered += " " + MatrixShape{p.MSize, p.NSize, p.KSize}.name() + " " + component_name(p.AType) + "*" +
-                   component_name(p.BType) + "->" + component_name(p.ResultType) + ";";
+        if (p.MSize == shape.m && p.NSize == shape.n && p.KSize == shape.k && f16_to_f32(p)) return {};
+        offered += " " + MatrixShape{p.MSize, p.NSize, p.KSize}.name() + " " + types_name(p) + ";";
     }
     return "no subgroup-scope " + shape.name() + " f16*f16->f32 shape (offered:" + (offered.empty() ? " none" : offered) + ")";
+}
+
+std::string BenchDevice::flexible_unavailable(const MatrixShape& shape, uint32_t workgroup_invocations) const {
+    if (!coopmat2_missing_.empty()) return coopmat2_missing_;
+    if (!flexible_dimensions_) return "no cooperativeMatrixFlexibleDimensions";
+    const bool workgroup = workgroup_invocations > 0;
+    if (workgroup && !workgroup_scope_) return "no cooperativeMatrixWorkgroupScope";
+    if (workgroup && workgroup_invocations > max_workgroup_scope_invocations_) {
+        return "workgroup scope allows " + std::to_string(max_workgroup_scope_invocations_) + " invocations at most";
+    }
+    const VkScopeKHR scope = workgroup ? VK_SCOPE_WORKGROUP_KHR : VK_SCOPE_SUBGROUP_KHR;
+    std::string offered;
+    for (const VkCooperativeMatrixFlexibleDimensionsPropertiesNV& p : flexible_shapes_) {
+        if (p.scope != scope || (workgroup && p.workgroupInvocations != workgroup_invocations)) continue;
+        if (shape.m % p.MGranularity == 0 && shape.n % p.NGranularity == 0 && shape.k % p.KGranularity == 0 && f16_to_f32(p)) {
+            return {};
+        }
+        offered += " " + MatrixShape{p.MGranularity, p.NGranularity, p.KGranularity}.name() + " " + types_name(p) + ";";
+    }
+    const std::string where = workgroup ? "workgroup-scope (" + std::to_string(workgroup_invocations) + " invocations)"
+                                        : std::string("subgroup-scope");
+    return "no " + where + " f16*f16->f32 flexible-dimension granularity dividing " + shape.name() +
+           " (offered:" + (offered.empty() ? " none" : offered) + ")";
 }
 
 std::string BenchDevice::layer_problems() const {

@@ -1,7 +1,7 @@
 // A Vulkan device for the benchmark, on the loader's driver, either without the layer or through it
-// with force_emulation=VK_KHR_cooperative_matrix. It enables what the GEMM shaders need where the
-// device has it, and says whether f16 x f16 -> f32 cooperative matrices of a shape can run, and if
-// not, why.
+// with force_emulation=VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2. It enables what the GEMM
+// shaders need where the device has it, and says whether f16 x f16 -> f32 cooperative matrices of a
+// shape (and scope) can run, and if not, why.
 #pragma once
 
 #include <memory>
@@ -13,7 +13,7 @@
 
 namespace vkpolyfill::bench {
 
-enum class Route { Native, Emulated };  // without the layer / through it, forcing coopmat emulation
+enum class Route { Native, Emulated };  // without the layer / through it, forcing both emulations
 
 struct MatrixShape {
     uint32_t m = 0, n = 0, k = 0;
@@ -40,18 +40,26 @@ class BenchDevice {
     // Empty when subgroup-scope f16 x f16 -> f32 matrices of `shape` can run here: natively on the
     // native route, emulated by the layer on the emulated route. Otherwise the reason.
     std::string coopmat_unavailable(const MatrixShape& shape) const;
+    // The same for VK_NV_cooperative_matrix2's flexible dimensions: matrices whose sizes are
+    // multiples of a listed granularity, at subgroup scope (workgroup_invocations 0) or workgroup scope.
+    std::string flexible_unavailable(const MatrixShape& shape, uint32_t workgroup_invocations) const;
     // What the layer reported at warning or error severity so far (failure reasons).
     std::string layer_problems() const;
 
   private:
     void read_properties(const VkPhysicalDeviceVulkan13Features& enabled);
-    std::string why_not_emulated() const;  // empty when the layer emulates coopmat on this device
+    void read_coopmat2(bool offered, const VkPhysicalDeviceCooperativeMatrix2FeaturesNV& enabled);
+    std::string why_not_emulated(const char* extension) const;  // empty when the layer emulates it on this device
 
     test::DebugMessages messages_;
     std::unique_ptr<test::Context> context_;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;  // on the emulated route: the layer's later messages
     std::string coopmat_missing_;  // why the device has no usable VK_KHR_cooperative_matrix at all
     std::vector<VkCooperativeMatrixPropertiesKHR> shapes_;
+    std::string coopmat2_missing_;  // why the device has no usable VK_NV_cooperative_matrix2 at all
+    bool workgroup_scope_ = false, flexible_dimensions_ = false;  // enabled
+    uint32_t max_workgroup_scope_invocations_ = 0;
+    std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> flexible_shapes_;
 };
 
 }  // namespace vkpolyfill::bench

@@ -25,8 +25,14 @@ std::string load_average() {
 
 // Why `config` cannot run on `device` at all, or empty.
 std::string kernel_unavailable(const BenchDevice& device, const KernelConfig& config) {
+    if (config.kernel == Kernel::Coopmat2) {
+        // The workgroup multiplies a BM x BK A by a BK x BN B.
+        const Geometry g = geometry(config, device.subgroup_size);
+        return device.flexible_unavailable({g.tile_m, g.tile_n, g.tile_k}, g.invocations);
+    }
     if (config.kernel == Kernel::Coopmat) {
-        return device.coopmat_unavailable({config.get("tm"), config.get("tn"), config.get("tk")});
+        const MatrixShape shape{config.get("tm"), config.get("tn"), config.get("tk")};
+        return config.flexible ? device.flexible_unavailable(shape, 0) : device.coopmat_unavailable(shape);
     }
     const uint32_t size = device.subgroup_size;
     if (size < 8 || (size & (size - 1)) != 0) {

@@ -40,20 +40,43 @@ KernelConfig default_config(Kernel kernel) {
         // See shaders/bench/gemm_scalar.comp for what these mean and how they were chosen.
         return {kernel, {{"rm", 16}, {"rn", 2}, {"sgm", 1}, {"sgn", 8}, {"bk", 8}, {"bsel", 1}}};
     }
+    if (kernel == Kernel::Coopmat2) {
+        // See shaders/bench/gemm_coopmat2.comp.
+        return {kernel, {{"invocations", 256}, {"bm", 128}, {"bn", 128}, {"bk", 16}}};
+    }
     // See shaders/bench/gemm_coopmat.comp.
     return {kernel, {{"tm", 8}, {"tn", 8}, {"tk", 8}, {"wm", 4}, {"wn", 4}, {"sgm", 2}, {"sgn", 2}, {"bk", 16}, {"stage", 1}}};
 }
 
+KernelConfig flexible_coopmat_config() {
+    KernelConfig config = default_config(Kernel::Coopmat);
+    config.override_with("tm=32,tn=32,tk=16,wm=1,wn=1,sgm=2,sgn=2,stage=0");
+    config.flexible = true;
+    return config;
+}
+
 std::string KernelConfig::label() const {
     if (kernel == Kernel::Scalar) return "scalar";
-    return get("stage") ? "coopmat, A/B via shared memory" : "coopmat, A/B from the buffers";
+    if (kernel == Kernel::Coopmat2) {
+        return "coopmat2 workgroup " + std::to_string(get("bm")) + "x" + std::to_string(get("bn")) + "x" +
+               std::to_string(get("bk")) + " (" + std::to_string(get("invocations")) + " invocations), A/B from the buffers";
+    }
+    const std::string shape = std::to_string(get("tm")) + "x" + std::to_string(get("tn")) + "x" + std::to_string(get("tk"));
+    return (flexible ? "coopmat2 subgroup " + shape + " (flexible)" : "coopmat " + shape) +
+           (get("stage") ? ", A/B via shared memory" : ", A/B from the buffers");
 }
 
 const char* shader_path(Kernel kernel) {
-    return kernel == Kernel::Scalar ? "bench/gemm_scalar.comp" : "bench/gemm_coopmat.comp";
+    switch (kernel) {
+        case Kernel::Scalar: return "bench/gemm_scalar.comp";
+        case Kernel::Coopmat: return "bench/gemm_coopmat.comp";
+        case Kernel::Coopmat2: return "bench/gemm_coopmat2.comp";
+    }
+    return "";
 }
 
 Geometry geometry(const KernelConfig& c, uint32_t subgroup_size) {
+    if (c.kernel == Kernel::Coopmat2) return {c.get("invocations"), c.get("bm"), c.get("bn"), c.get("bk")};
     // A subgroup computes sub_m x sub_n of C; the workgroup has sgm x sgn subgroups.
     const bool scalar = c.kernel == Kernel::Scalar;
     const uint32_t sub_m = scalar ? c.get("rm") : c.get("wm") * c.get("tm");

@@ -1,4 +1,4 @@
-// The two GEMM shaders and their specialization constants. Constant 0 is the workgroup size and
+// The GEMM shaders and their specialization constants. Constant 0 is the workgroup size and
 // constant 1 the subgroup size, both derived; the named parameters are constants 2, 3, ... in
 // order, and can be overridden from the command line ("rm=8,rn=2").
 #pragma once
@@ -11,11 +11,15 @@
 
 namespace vkpolyfill::bench {
 
-enum class Kernel { Scalar, Coopmat };
+// Coopmat: subgroup-scope matrices (gemm_coopmat.comp), of a VK_KHR_cooperative_matrix shape, or,
+// when `flexible`, of a shape only VK_NV_cooperative_matrix2's flexible dimensions allow.
+// Coopmat2: workgroup-scope matrices (gemm_coopmat2.comp, VK_NV_cooperative_matrix2).
+enum class Kernel { Scalar, Coopmat, Coopmat2 };
 
 struct KernelConfig {
     Kernel kernel;
     std::vector<std::pair<std::string, uint32_t>> parameters;
+    bool flexible = false;
 
     uint32_t get(std::string_view name) const;
     std::string describe() const;  // "rm=8 rn=2 ..."
@@ -26,6 +30,8 @@ struct KernelConfig {
 
 // Tuned on lavapipe 26 (the native driver); see the shaders.
 KernelConfig default_config(Kernel kernel);
+// The subgroup-scope flexible-dimension variant of the coopmat kernel, loading from the buffers.
+KernelConfig flexible_coopmat_config();
 // The scalar kernel tuned on lavapipe 25 (the plain driver), as overrides of the default.
 inline constexpr char kScalarOnLavapipe25[] = "rm=8,rn=16,sgm=1,sgn=1,bk=8,bsel=0";
 const char* shader_path(Kernel kernel);  // under shaders/

@@ -1,6 +1,6 @@
-// vkpolyfill_bench: f16 GEMM through the layer's coopmat emulation, on the driver's own coopmat,
-// and as a tuned scalar shader, plus the layer's pipeline-creation cost. Not a ctest test: run it
-// through scripts/bench.sh (or scripts/env.sh).
+// vkpolyfill_bench: f16 GEMM through the layer's coopmat and coopmat2 emulation, on the driver's own,
+// and as a tuned scalar shader, plus the layer's pipeline-creation cost. Run it through
+// scripts/bench.sh (or scripts/env.sh); ctest runs it once at a small size (bench.*.gemm_smoke).
 #include <cstdio>
 #include <cstdlib>
 #include <exception>

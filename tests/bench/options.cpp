@@ -9,19 +9,26 @@ namespace vkpolyfill::bench {
 
 const char kUsage[] =
     "usage: vkpolyfill_bench [options]\n"
-    "  f16*f16->f32 GEMM, square sizes: (a) the coopmat shader through the layer with\n"
-    "  force_emulation=VK_KHR_cooperative_matrix, (b) the same shader on the driver, (c) the\n"
-    "  scalar shader on the driver; and pipeline-creation times with and without the layer.\n"
+    "  f16*f16->f32 GEMM, square sizes: (a) each cooperative-matrix shader through the layer with\n"
+    "  force_emulation=VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2, (b) the same shader on the\n"
+    "  driver, (c) the scalar shader on the driver; and pipeline-creation times with and without the layer.\n"
     "  --quick                 sizes 256 and 512 (default 1024 and 2048)\n"
     "  --sizes N[,N...]        other square sizes\n"
     "  --reps N                timed dispatches per measurement (default 5)\n"
     "  --creation-reps N       pipeline creations per measurement (default 50)\n"
     "  --driver D              native (lavapipe 26, default) | plain (lavapipe 25) | system\n"
     "  --only LIST             some of emulated,native,scalar,creation\n"
+    "  --kernels LIST          the cooperative-matrix kernels, some of khr,workgroup,flexible (default all):\n"
+    "                          khr: gemm_coopmat.comp at a VK_KHR_cooperative_matrix shape; workgroup:\n"
+    "                          gemm_coopmat2.comp, workgroup scope; flexible: gemm_coopmat.comp at a\n"
+    "                          subgroup-scope shape only VK_NV_cooperative_matrix2 allows\n"
     "  --scalar k=v[,k=v...]   scalar kernel parameters (see shaders/bench/gemm_scalar.comp); the\n"
     "                          defaults are tuned for lavapipe 26, with --driver plain for lavapipe 25\n"
-    "  --coopmat k=v[,k=v...]  coopmat kernel parameters (see shaders/bench/gemm_coopmat.comp); both\n"
+    "  --coopmat k=v[,k=v...]  khr kernel parameters (see shaders/bench/gemm_coopmat.comp); both\n"
     "                          stage=1 (A/B via shared memory) and stage=0 are measured unless set\n"
+    "  --coopmat2 k=v[,k=v...] workgroup kernel parameters (see shaders/bench/gemm_coopmat2.comp)\n"
+    "  --flexible k=v[,k=v...] flexible kernel parameters (gemm_coopmat.comp's; default tm=32,tn=32,tk=16,\n"
+    "                          wm=1,wn=1,sgm=2,sgn=2,bk=16,stage=0)\n"
     "  --json PATH             also write every figure as JSON\n";
 
 namespace {
@@ -37,7 +44,8 @@ uint32_t parse_positive(std::string_view text, const char* what) {
 Options parse_options(int argc, char** argv, bool& help) {
     Options o;
     help = false;
-    std::vector<std::string> scalar_overrides, coopmat_overrides;
+    std::vector<std::string> scalar_overrides, coopmat_overrides, coopmat2_overrides, flexible_overrides;
+    bool khr = true, workgroup = true, flexible = true;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&]() -> std::string_view {
@@ -71,10 +79,21 @@ Options parse_options(int argc, char** argv, bool& help) {
                 if (flag == nullptr) throw std::invalid_argument("--only: unknown measurement '" + std::string(item) + "'");
                 *flag = true;
             }
+        } else if (arg == "--kernels") {
+            khr = workgroup = flexible = false;
+            for (const std::string_view item : split_list(value())) {
+                bool* flag = item == "khr" ? &khr : item == "workgroup" ? &workgroup : item == "flexible" ? &flexible : nullptr;
+                if (flag == nullptr) throw std::invalid_argument("--kernels: unknown kernel '" + std::string(item) + "'");
+                *flag = true;
+            }
         } else if (arg == "--scalar") {
             scalar_overrides.emplace_back(value());
         } else if (arg == "--coopmat") {
             coopmat_overrides.emplace_back(value());
+        } else if (arg == "--coopmat2") {
+            coopmat2_overrides.emplace_back(value());
+        } else if (arg == "--flexible") {
+            flexible_overrides.emplace_back(value());
         } else if (arg == "--json") {
             o.json_path = value();
         } else {
@@ -84,14 +103,20 @@ Options parse_options(int argc, char** argv, bool& help) {
     if (o.driver == "plain") o.scalar.override_with(kScalarOnLavapipe25);
     for (const std::string& assignments : scalar_overrides) o.scalar.override_with(assignments);
 
-    KernelConfig staged = default_config(Kernel::Coopmat);
-    KernelConfig direct = staged;
-    direct.override_with("stage=0");
-    o.coopmat = {staged, direct};
-    for (KernelConfig& variant : o.coopmat) {
-        for (const std::string& assignments : coopmat_overrides) variant.override_with(assignments);
+    const auto configured = [](KernelConfig config, const std::vector<std::string>& overrides) {
+        for (const std::string& assignments : overrides) config.override_with(assignments);
+        return config;
+    };
+    if (khr) {
+        const KernelConfig staged = configured(default_config(Kernel::Coopmat), coopmat_overrides);
+        KernelConfig direct = default_config(Kernel::Coopmat);
+        direct.override_with("stage=0");
+        direct = configured(direct, coopmat_overrides);
+        o.coopmat = {staged};
+        if (direct.describe() != staged.describe()) o.coopmat.push_back(direct);  // unless --coopmat set stage
     }
-    if (o.coopmat[0].describe() == o.coopmat[1].describe()) o.coopmat.pop_back();  // --coopmat set stage
+    if (workgroup) o.coopmat.push_back(configured(default_config(Kernel::Coopmat2), coopmat2_overrides));
+    if (flexible) o.coopmat.push_back(configured(flexible_coopmat_config(), flexible_overrides));
     return o;
 }
 

@@ -11,8 +11,8 @@ namespace vkpolyfill::bench {
 
 // What to measure; each can be left out.
 struct Measurements {
-    bool emulated = true;  // (a) the coopmat shader through the layer, emulation forced
-    bool native = true;    // (b) the coopmat shader on the driver, no layer
+    bool emulated = true;  // (a) the coopmat shaders through the layer, emulation forced
+    bool native = true;    // (b) the coopmat shaders on the driver, no layer
     bool scalar = true;    // (c) the scalar shader on the driver, no layer
     bool creation = true;  // pipeline-creation times with and without the layer
 };
@@ -25,7 +25,8 @@ struct Options {
     std::string json_path;
     Measurements measure;
     KernelConfig scalar = default_config(Kernel::Scalar);
-    // The coopmat shader with A/B staged through shared memory and loaded from the buffers.
+    // The cooperative-matrix kernels: the KHR shader with A/B staged through shared memory and
+    // loaded from the buffers, the workgroup-scope coopmat2 shader, the flexible-dimension variant.
     std::vector<KernelConfig> coopmat;
 };
 

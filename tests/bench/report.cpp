@@ -29,6 +29,23 @@ double overhead_percent(const CreationMeasurement& with, const CreationMeasureme
     return (with.times.pipeline_ms.median / without.times.pipeline_ms.median - 1.0) * 100.0;
 }
 
+bool khr_shape(const KernelConfig& config) {
+    return config.kernel == Kernel::Coopmat && !config.flexible;
+}
+
+// What coopmat2 variant `variant` is compared with: the emulated run of the KHR-shape variant that
+// was fastest at this size. Null for KHR-shape variants, or when none ran.
+const GemmMeasurement* khr_baseline(const Results& r, const SizeResults& s, size_t variant) {
+    if (khr_shape(r.options.coopmat[variant])) return nullptr;
+    const GemmMeasurement* fastest = nullptr;
+    for (size_t v = 0; v < s.coopmat.size(); ++v) {
+        const GemmMeasurement& m = s.coopmat[v].emulated;
+        if (!khr_shape(r.options.coopmat[v]) || !m.measured()) continue;
+        if (fastest == nullptr || m.median_ms() < fastest->median_ms()) fastest = &m;
+    }
+    return fastest;
+}
+
 double creation_ratio(const CoopmatCreation& c) {
     if (!c.emulated.measured() || !c.native.measured()) return kNone;
     return c.emulated.times.pipeline_ms.median / c.native.times.pipeline_ms.median;
@@ -41,11 +58,13 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
-// The three ratios of one coopmat variant at one size, by `ratio`.
+// The ratios of one coopmat variant at one size, by `ratio`; the last against `khr` (the fastest
+// KHR-shape variant's emulated run), for the coopmat2 variants.
 template <typename Ratio>
-std::string ratio_cells(const SizeResults& s, const CoopmatGemm& c, Ratio ratio) {
+std::string ratio_cells(const SizeResults& s, const CoopmatGemm& c, const GemmMeasurement* khr, Ratio ratio) {
     return format("%.3f", ratio(c.emulated, c.native)) + " | " + format("%.3f", ratio(c.emulated, s.scalar)) + " | " +
-           format("%.3f", ratio(c.native, s.scalar));
+           format("%.3f", ratio(c.native, s.scalar)) + " | " +
+           format("%.3f", khr != nullptr ? ratio(c.emulated, *khr) : kNone);
 }
 
 double gflops(const GemmShape& shape, const GemmMeasurement& m) {
@@ -87,17 +106,19 @@ void gemm_table(std::string& out, const Results& r) {
 void ratio_table(std::string& out, const Results& r) {
     const std::string clock = r.timestamps ? "GPU" : "wall";
     out += "\nSpeed ratios, the baseline's time over the subject's (above 1: the subject is faster): (a)/(b) emulated vs "
-           "driver coopmat, (a)/(c) emulated vs scalar, (b)/(c) driver coopmat vs scalar; by median " + clock + " time" +
+           "driver coopmat, (a)/(c) emulated vs scalar, (b)/(c) driver coopmat vs scalar, (a)/(a') emulated vs the fastest "
+           "emulated KHR-shape variant at that size; by median " + clock + " time" +
            (r.cpu_device ? ", and by median CPU time" : "") + ".\n\n";
-    out += "| size | coopmat variant | (a)/(b) | (a)/(c) | (b)/(c) |" +
-           std::string(r.cpu_device ? " (a)/(b) CPU | (a)/(c) CPU | (b)/(c) CPU |" : "") + "\n";
-    out += std::string("| --- | --- | ---: | ---: | ---: |") + (r.cpu_device ? " ---: | ---: | ---: |" : "") + "\n";
+    out += "| size | coopmat variant | (a)/(b) | (a)/(c) | (b)/(c) | (a)/(a') |" +
+           std::string(r.cpu_device ? " (a)/(b) CPU | (a)/(c) CPU | (b)/(c) CPU | (a)/(a') CPU |" : "") + "\n";
+    out += std::string("| --- | --- | ---: | ---: | ---: | ---: |") + (r.cpu_device ? " ---: | ---: | ---: | ---: |" : "") + "\n";
     const auto by_time = [](const GemmMeasurement& a, const GemmMeasurement& b) { return speed_ratio(a, b); };
     const auto by_cpu = [&r](const GemmMeasurement& a, const GemmMeasurement& b) { return cpu_ratio(r, a, b); };
     for (const SizeResults& s : r.sizes) {
         for (size_t v = 0; v < s.coopmat.size(); ++v) {
-            out += "| " + s.shape.name() + " | " + r.options.coopmat[v].label() + " | " + ratio_cells(s, s.coopmat[v], by_time);
-            out += (r.cpu_device ? " | " + ratio_cells(s, s.coopmat[v], by_cpu) : "") + " |\n";
+            const GemmMeasurement* baseline = khr_baseline(r, s, v);
+            out += "| " + s.shape.name() + " | " + r.options.coopmat[v].label() + " | " + ratio_cells(s, s.coopmat[v], baseline, by_time);
+            out += (r.cpu_device ? " | " + ratio_cells(s, s.coopmat[v], baseline, by_cpu) : "") + " |\n";
         }
     }
 }
@@ -225,6 +246,9 @@ std::string json_report(const Results& r) {
             j.key("cpu_time_ratio_emulated_vs_native").value(cpu_ratio(r, c.emulated, c.native));
             j.key("cpu_time_ratio_emulated_vs_scalar").value(cpu_ratio(r, c.emulated, s.scalar));
             j.key("cpu_time_ratio_native_vs_scalar").value(cpu_ratio(r, c.native, s.scalar));
+            const GemmMeasurement* khr = khr_baseline(r, s, v);
+            j.key("speed_ratio_emulated_vs_fastest_khr_emulated").value(khr ? speed_ratio(c.emulated, *khr) : kNone);
+            j.key("cpu_time_ratio_emulated_vs_fastest_khr_emulated").value(khr ? cpu_ratio(r, c.emulated, *khr) : kNone);
             j.end_object();
         }
         j.end_array();
