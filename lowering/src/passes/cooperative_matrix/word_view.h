@@ -19,6 +19,10 @@ struct WordView {
     uint32_t first_element;  // where the shader's array starts in the buffer, in its elements
 };
 
+// The word view of the descriptor `variable` (a StorageBuffer variable) is bound to; one per
+// binding, made on first use. nullopt when the variable has no descriptor set or binding.
+std::optional<uint32_t> binding_word_view(LoweringState& state, uint32_t variable);
+
 // The view for elements of `element_type` reached through `base` and `indices` (member, element),
 // nullopt unless `base` is a read-only descriptor whose last member is a runtime array of them.
 std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span<const uint32_t> indices,

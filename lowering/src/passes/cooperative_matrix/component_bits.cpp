@@ -1,0 +1,51 @@
+#include "passes/cooperative_matrix/component_bits.h"
+
+#include <array>
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.hpp>
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+uint32_t component_from_bits(LoweringState& state, ir::Builder& b, uint32_t bits, const ComponentInfo& component) {
+    ir::TypeManager& types = state.types();
+    const uint32_t u = state.uint_type();
+    const uint32_t f32 = types.get_type_float(ir::kFloat32);
+    const std::optional<ir::FloatFormat> format = types.float_format(component.type);
+    if (component.width == 32) return component.type == u ? bits : b.add(spv::OpBitcast, component.type, {bits});
+    if (component.width == 64) {  // through a pair of words: no 64-bit integer type needed
+        const uint32_t pair = b.add(spv::OpCompositeConstruct, types.get_type_vector(u, 2), {bits, state.uint_constant(0)});
+        return b.add(spv::OpBitcast, component.type, {pair});
+    }
+    // 16-bit floats without a 16-bit integer type (the device may lack Int16); both conversions are exact.
+    if (format == ir::kFloat16) {
+        const uint32_t pair = b.add(spv::OpExtInst, types.get_type_vector(f32, 2),
+                                    {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450UnpackHalf2x16, bits});
+        return b.add(spv::OpFConvert, component.type, {b.add(spv::OpCompositeExtract, f32, {pair, 0})});
+    }
+    if (format == ir::kBFloat16) {  // the high half of a float32
+        const uint32_t wide = b.add(spv::OpShiftLeftLogical, u, {bits, state.uint_constant(16)});
+        return b.add(spv::OpFConvert, component.type, {b.add(spv::OpBitcast, f32, {wide})});
+    }
+    const uint32_t narrow = types.get_type_int(component.width, false);
+    const uint32_t value = b.add(spv::OpUConvert, narrow, {bits});
+    return narrow == component.type ? value : b.add(spv::OpBitcast, component.type, {value});
+}
+
+uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value, const ComponentInfo& component) {
+    ir::TypeManager& types = state.types();
+    const uint32_t u = state.uint_type();
+    if (component.width == 32) return component.type == u ? value : b.add(spv::OpBitcast, u, {value});
+    if (types.float_format(component.type) == ir::kFloat16) {
+        // PackHalf2x16 needs no 16-bit integer type (the device may lack Int16).
+        const uint32_t f32 = types.get_type_float(ir::kFloat32);
+        const uint32_t wide = b.add(spv::OpFConvert, f32, {value});
+        const uint32_t pair = b.add(spv::OpCompositeConstruct, types.get_type_vector(f32, 2),
+                                    {wide, types.get_constant(f32, std::array<uint32_t, 1>{0})});
+        return b.add(spv::OpExtInst, u, {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450PackHalf2x16, pair});
+    }
+    const uint32_t narrow = types.get_type_int(component.width, false);
+    const uint32_t raw = narrow == component.type ? value : b.add(spv::OpBitcast, narrow, {value});
+    return b.add(spv::OpUConvert, u, {raw});
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix
