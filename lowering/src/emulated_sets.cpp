@@ -53,7 +53,7 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
     {Emulated::NvCooperativeMatrix2, "SPV_NV_cooperative_matrix2", kNvCooperativeMatrix2Capabilities,
      kNvCooperativeMatrix2Extensions, &make_cooperative_matrix_pass},
     {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,
-     kNvTensorAddressingExtensions, nullptr},
+     kNvTensorAddressingExtensions, &make_cooperative_matrix_pass},
     {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
      kExtShaderTileImageExtensions, &make_tile_image_pass},

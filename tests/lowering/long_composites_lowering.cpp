@@ -10,12 +10,6 @@ Target emulating_long_composites() {
     return target;
 }
 
-std::string messages(const Result& result) {
-    std::string text;
-    for (const Diagnostic& d : result.diagnostics) text += format(d, "module") + "\n";
-    return text;
-}
-
 Diagnostic lowering_error(const std::vector<uint32_t>& words) {
     const Result result = lower(words, emulating_long_composites(), {});
     EXPECT_FALSE(result.ok);

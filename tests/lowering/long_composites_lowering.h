@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "diagnostic_text.h"
 #include "vkpolyfill/lowering/lower.h"
 
 namespace vkpolyfill::lowering::test {
@@ -19,9 +20,6 @@ OpMemoryModel Logical GLSL450
 )";
 
 Target emulating_long_composites();
-
-// Every diagnostic, formatted, one a line.
-std::string messages(const Result& result);
 
 // The error lowering `words` gives; the test fails unless it is the only diagnostic.
 Diagnostic lowering_error(const std::vector<uint32_t>& words);

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "passes/cooperative_matrix/lane_layout.h"
+#include "coopmat_target.h"
+#include "diagnostic_text.h"
 #include "spirv_corpus.h"
 #include "vkpolyfill/lowering/cooperative_matrix.h"
 #include "vkpolyfill/lowering/lower.h"
@@ -16,21 +18,6 @@ namespace vkpolyfill::lowering::test {
 namespace {
 
 constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
-
-Target emulating_coopmat(uint32_t subgroup_size, bool simd_lanes = false) {
-    Target target;
-    target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2);
-    target.subgroup_size = subgroup_size;
-    target.simd_lane_invocations = simd_lanes;
-    target.max_shared_memory_bytes = 32768;
-    return target;
-}
-
-std::string messages(const Result& result) {
-    std::string text;
-    for (const Diagnostic& d : result.diagnostics) text += format(d, "module") + "\n";
-    return text;
-}
 
 TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupSize) {
     size_t lowered = 0;

@@ -6,6 +6,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include "diagnostic_text.h"
 #include "spirv_corpus.h"
 #include "spirv_text.h"
 #include "vkpolyfill/lowering/lower.h"
@@ -23,14 +24,6 @@ Target emulating_tile_image(uint32_t samples) {
     target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = samples};
     return target;
 }
-
-std::string messages(const Result& result) {
-    std::string text;
-    for (const Diagnostic& d : result.diagnostics) text += format(d, "module") + "\n";
-    return text;
-}
-
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 TEST(TileImagePass, EveryTileImageModuleLowersToValidSpirvAtOneAndFourSamples) {
     size_t lowered = 0;

@@ -128,6 +128,11 @@ const ir::Function* find_named_function(const ir::Module& module, std::string_vi
 
 }  // namespace
 
+SpecializationValue uint_value(uint32_t spec_id, uint32_t number) {
+    return {spec_id, {static_cast<uint8_t>(number), static_cast<uint8_t>(number >> 8), static_cast<uint8_t>(number >> 16),
+                      static_cast<uint8_t>(number >> 24)}};
+}
+
 uint32_t link_helper_function(ir::Module& target, ir::TypeManager& types, std::string_view helper,
                               std::string_view function, std::span<const SpecializationValue> values,
                               Diagnostics& diagnostics) {

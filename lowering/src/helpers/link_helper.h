@@ -14,6 +14,9 @@
 
 namespace vkpolyfill::lowering::helpers {
 
+// A 32-bit value for specialization constant `spec_id` (uint, int or bool).
+SpecializationValue uint_value(uint32_t spec_id, uint32_t number);
+
 // `function` is the GLSL name (glslang's OpName is "name(params"). Returns the function's id in
 // `target`, or 0 after reporting why it could not be linked.
 uint32_t link_helper_function(ir::Module& target, ir::TypeManager& types, std::string_view helper,

@@ -16,6 +16,8 @@
 #include "passes/cooperative_matrix/per_element.h"
 #include "passes/cooperative_matrix/relayout.h"
 #include "passes/cooperative_matrix/scratch.h"
+#include "passes/cooperative_matrix/tensor_memory.h"
+#include "passes/cooperative_matrix/tensor_state.h"
 
 namespace vkpolyfill::lowering {
 namespace {
@@ -24,16 +26,17 @@ using cooperative_matrix::LoweringState;
 using cooperative_matrix::MatrixType;
 using cooperative_matrix::Scratch;
 
-// What this pass lowers: SPV_KHR_cooperative_matrix and the parts of SPV_NV_cooperative_matrix2
-// implemented so far (reductions, conversions, per-element operations; subgroup scope).
+// What this pass lowers: SPV_KHR_cooperative_matrix, the parts of SPV_NV_cooperative_matrix2
+// implemented so far (reductions, conversions, per-element operations, tensor loads and stores;
+// subgroup and workgroup scope) and SPV_NV_tensor_addressing's layouts and views.
 constexpr uint32_t kLoweredCapabilities[] = {
     spv::CapabilityCooperativeMatrixKHR, spv::CapabilityCooperativeMatrixReductionsNV,
-    spv::CapabilityCooperativeMatrixConversionsNV, spv::CapabilityCooperativeMatrixPerElementOperationsNV};
-constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2"};
+    spv::CapabilityCooperativeMatrixConversionsNV, spv::CapabilityCooperativeMatrixPerElementOperationsNV,
+    spv::CapabilityCooperativeMatrixTensorAddressingNV, spv::CapabilityTensorAddressingNV};
+constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2",
+                                                   "SPV_NV_tensor_addressing"};
 // Declared by modules this pass cannot lower yet.
-constexpr uint32_t kUnsupportedCapabilities[] = {spv::CapabilityCooperativeMatrixTensorAddressingNV,
-                                                 spv::CapabilityCooperativeMatrixBlockLoadsNV,
-                                                 spv::CapabilityTensorAddressingNV};
+constexpr uint32_t kUnsupportedCapabilities[] = {spv::CapabilityCooperativeMatrixBlockLoadsNV};
 
 // Instructions that move matrices around without looking inside: after the types are replaced they
 // are the same instructions on arrays.
@@ -72,7 +75,7 @@ class CooperativeMatrixPass final : public Pass {
     bool run(PassContext& context) override {
         if (declares_unsupported(context)) return false;
         LoweringState state(context);
-        if (!state.matrices.collect(context)) return false;
+        if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
         Scratch scratch(state);
         expand_splat_constants(state);
         const size_t original_functions = context.module.functions.size();
@@ -94,7 +97,7 @@ class CooperativeMatrixPass final : public Pass {
         for (const auto& capability : context.module.capabilities) {
             if (std::ranges::find(kUnsupportedCapabilities, capability->word(1)) == std::end(kUnsupportedCapabilities)) continue;
             context.diagnostics.error(
-                std::format("capability {} (SPV_NV_cooperative_matrix2 tensor addressing / block loads) is not implemented "
+                std::format("capability {} (SPV_NV_cooperative_matrix2 decode functions) is not implemented "
                             "by this build yet",
                             grammar::capability_name(capability->word(1))),
                 capability->source_offset(), ir::instruction_text(capability->words(), context.module));
@@ -121,6 +124,10 @@ class CooperativeMatrixPass final : public Pass {
             case spv::OpCooperativeMatrixStoreKHR:
                 cooperative_matrix::lower_memory_access(state, block, i);
                 return;
+            case spv::OpCooperativeMatrixLoadTensorNV:
+            case spv::OpCooperativeMatrixStoreTensorNV:
+                cooperative_matrix::lower_tensor_memory_access(state, block, i);
+                return;
             case spv::OpCooperativeMatrixMulAddKHR:
                 cooperative_matrix::lower_multiply_add(state, scratch, block, i);
                 return;
@@ -128,6 +135,10 @@ class CooperativeMatrixPass final : public Pass {
                 lower_length(state, block, i);
                 return;
             default:
+                if (cooperative_matrix::is_tensor_state_op(opcode)) {
+                    cooperative_matrix::lower_tensor_state(state, block, i);
+                    return;
+                }
                 break;
         }
         const MatrixType* result = state.matrices.find(instruction.type_id());
@@ -215,6 +226,10 @@ class CooperativeMatrixPass final : public Pass {
         std::unordered_set<uint32_t> removed;
         for (const auto& [id, matrix] : state.matrices.all()) {
             lowered[id] = matrix.lowered;
+            removed.insert(id);
+        }
+        for (const auto& [id, array] : state.tensors.replacements()) {
+            lowered[id] = array;
             removed.insert(id);
         }
         std::erase_if(module.types_values_constants,

@@ -59,6 +59,33 @@ uint32_t as_uint(LoweringState& state, ir::Builder& b, uint32_t value) {
     return value;
 }
 
+namespace {
+
+// Whether Memory Operand `bit` is followed by a parameter (a literal or an id).
+bool has_parameter(uint32_t bit) {
+    switch (bit) {
+        case spv::MemoryAccessAlignedMask:
+        case spv::MemoryAccessMakePointerAvailableMask:
+        case spv::MemoryAccessMakePointerVisibleMask:
+        case spv::MemoryAccessAliasScopeINTELMaskMask:
+        case spv::MemoryAccessNoAliasINTELMaskMask:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+size_t memory_operands_length(std::span<const uint32_t> operands) {
+    if (operands.empty()) return 0;
+    size_t length = 1;
+    for (uint32_t bit = 1; bit != 0; bit <<= 1) {
+        if ((operands[0] & bit) && has_parameter(bit)) ++length;
+    }
+    return length;
+}
+
 std::vector<uint32_t> element_memory_operands(std::span<const uint32_t> original, uint32_t storage_class,
                                               uint32_t element_bytes) {
     uint32_t mask = original.empty() ? 0 : original[0];
@@ -66,19 +93,11 @@ std::vector<uint32_t> element_memory_operands(std::span<const uint32_t> original
     std::vector<uint32_t> parameters;
     uint32_t alignment = element_bytes;
     for (uint32_t bit = 1; bit != 0 && bit <= mask; bit <<= 1) {
-        if (!(mask & bit)) continue;
-        switch (bit) {
-            case spv::MemoryAccessAlignedMask:
-                if (next < original.size()) alignment = std::min(alignment, original[next++]);
-                break;
-            case spv::MemoryAccessMakePointerAvailableMask:
-            case spv::MemoryAccessMakePointerVisibleMask:
-            case spv::MemoryAccessAliasScopeINTELMaskMask:
-            case spv::MemoryAccessNoAliasINTELMaskMask:
-                if (next < original.size()) parameters.push_back(original[next++]);
-                break;
-            default:
-                break;
+        if (!(mask & bit) || !has_parameter(bit) || next >= original.size()) continue;
+        if (bit == spv::MemoryAccessAlignedMask) {
+            alignment = std::min(alignment, original[next++]);
+        } else {
+            parameters.push_back(original[next++]);
         }
     }
     const bool aligned = storage_class == spv::StorageClassPhysicalStorageBuffer || (mask & spv::MemoryAccessAlignedMask);

@@ -41,6 +41,10 @@ uint32_t as_uint(LoweringState& state, ir::Builder& builder, uint32_t value);
 std::vector<uint32_t> element_memory_operands(std::span<const uint32_t> original, uint32_t storage_class,
                                               uint32_t element_bytes);
 
+// How many words the Memory Operands at the start of `operands` take (the mask and its parameters).
+size_t memory_operands_length(std::span<const uint32_t> operands);
+
+
 class ElementAccess {
   public:
     // How components of `component` are reached through `pointer`; nullopt after setting `why`.

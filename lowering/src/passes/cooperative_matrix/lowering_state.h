@@ -10,6 +10,7 @@
 
 #include "ir/builder.h"
 #include "passes/cooperative_matrix/matrix_types.h"
+#include "passes/cooperative_matrix/tensor_types.h"
 #include "passes/pass.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -19,6 +20,7 @@ struct LoweringState {
 
     PassContext& context;
     MatrixTypes matrices;
+    TensorTypes tensors;  // SPV_NV_tensor_addressing layouts and views
 
     ir::Module& module() { return context.module; }
     ir::TypeManager& types() { return context.types; }

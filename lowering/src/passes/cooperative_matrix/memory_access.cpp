@@ -53,14 +53,7 @@ class AccessFunction {
         if (is_store_) arguments.push_back(matrix_value);
         const uint32_t function = get_function(arguments);
         if (!function) return false;
-        std::vector<uint32_t> call{function};
-        call.insert(call.end(), arguments.begin(), arguments.end());
-        if (is_store_) {
-            builder.add(spv::OpFunctionCall, state_.types().get_type_void(), call);
-        } else {
-            // The matrix type stays until the pass replaces every matrix type at the end.
-            builder.add(spv::OpFunctionCall, matrix_->id, call, instruction_.result_id());
-        }
+        add_access_call(state_, builder, function, arguments, instruction_, *matrix_);
         return true;
     }
 
@@ -206,6 +199,18 @@ class AccessFunction {
 };
 
 }  // namespace
+
+void add_access_call(LoweringState& state, ir::Builder& builder, uint32_t function, std::span<const uint32_t> arguments,
+                     const ir::Instruction& replaced, const MatrixType& matrix) {
+    std::vector<uint32_t> call{function};
+    call.insert(call.end(), arguments.begin(), arguments.end());
+    if (replaced.result_id() == 0) {  // a store
+        builder.add(spv::OpFunctionCall, state.types().get_type_void(), call);
+    } else {
+        // The matrix type stays until the pass replaces every matrix type at the end.
+        builder.add(spv::OpFunctionCall, matrix.id, call, replaced.result_id());
+    }
+}
 
 bool lower_memory_access(LoweringState& state, ir::BasicBlock& block, size_t index) {
     std::unique_ptr<ir::Instruction> instruction = std::move(block.instructions[index]);

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 
 #include "ir/function.h"
 #include "passes/cooperative_matrix/lowering_state.h"
@@ -16,5 +18,10 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 // Rewrites block.instructions[index] (a load or a store) into a call. Returns false after reporting
 // why it cannot be lowered.
 bool lower_memory_access(LoweringState& state, ir::BasicBlock& block, size_t index);
+
+// Adds the call of generated `function` that replaces load or store `replaced`: a load's call takes
+// over its result id.
+void add_access_call(LoweringState& state, ir::Builder& builder, uint32_t function, std::span<const uint32_t> arguments,
+                     const ir::Instruction& replaced, const MatrixType& matrix);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

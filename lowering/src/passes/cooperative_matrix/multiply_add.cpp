@@ -12,11 +12,6 @@
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
-SpecializationValue value(uint32_t spec_id, uint32_t number) {
-    return {spec_id, {static_cast<uint8_t>(number), static_cast<uint8_t>(number >> 8), static_cast<uint8_t>(number >> 16),
-                      static_cast<uint8_t>(number >> 24)}};
-}
-
 class MultiplyAdd {
   public:
     MultiplyAdd(LoweringState& state, Scratch& scratch, const ir::Instruction& instruction)
@@ -145,11 +140,12 @@ class MultiplyAdd {
 
     uint32_t link_kernel() {
         const LaneLayout& c = c_->layout;
+        using helpers::uint_value;
         const std::vector<SpecializationValue> values = {
-            value(0, ka_->rows),           value(1, ka_->columns),         value(2, c.columns_per_lane),
-            value(3, c.row_groups),       value(4, c.rows_per_lane),     value(5, saturating() ? 1 : 0),
-            value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
-            value(7, ka_->length), value(8, kb_->length), value(9, c_->length)};
+            uint_value(0, ka_->rows),         uint_value(1, ka_->columns),     uint_value(2, c.columns_per_lane),
+            uint_value(3, c.row_groups),      uint_value(4, c.rows_per_lane),  uint_value(5, saturating() ? 1 : 0),
+            uint_value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
+            uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length)};
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;

@@ -1,0 +1,235 @@
+#include "passes/cooperative_matrix/tensor_memory.h"
+
+#include <format>
+#include <optional>
+#include <spirv/unified1/spirv.hpp>
+
+#include "helpers/link_helper.h"
+#include "ir/function_builder.h"
+#include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/component_bits.h"
+#include "passes/cooperative_matrix/element_access.h"
+#include "passes/cooperative_matrix/memory_access.h"
+#include "passes/cooperative_matrix/placement.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+// tensor_addressing.comp's results.
+constexpr uint32_t kElement = 0, kClipped = 1, kOutside = 2;
+
+class TensorAccessFunction {
+  public:
+    TensorAccessFunction(LoweringState& state, const ir::Instruction& instruction)
+        : state_(state), module_(state.module()), instruction_(instruction),
+          is_store_(instruction.opcode() == spv::OpCooperativeMatrixStoreTensorNV) {}
+
+    // The call replacing the instruction, added by `builder`.
+    bool lower(ir::Builder& builder) {
+        const auto operands = instruction_.operand_words();  // Pointer, Object, TensorLayout, memory, addressing
+        if (operands.size() < 4) return fail("it has too few operands");
+        const uint32_t object = operands[1];
+        matrix_ = is_store_ ? state_.matrices.of_value(module_, object) : state_.matrices.find(instruction_.type_id());
+        if (!matrix_ || (!is_store_ && module_.type_of(object) != instruction_.type_id())) {
+            return fail("its matrix type was not lowered, or Object's type is not the result type");
+        }
+        layout_ = state_.tensors.layout(module_.type_of(operands[2]));
+        if (!layout_) return fail("its TensorLayout is not a tensor layout");
+        const size_t memory_length = memory_operands_length(operands.subspan(3));
+        memory_operands_ = operands.subspan(3, memory_length);
+        const std::span<const uint32_t> addressing = operands.subspan(3 + memory_length);
+        if (!read_addressing_operands(addressing)) return false;
+
+        std::string why;
+        access_ = ElementAccess::describe(state_, operands[0], matrix_->component, is_store_, why);
+        if (!access_) return fail(why);
+
+        std::vector<uint32_t> arguments = access_->arguments();
+        arguments.push_back(operands[2]);
+        if (view_) arguments.push_back(view_value_);
+        arguments.push_back(object);
+        const uint32_t function = get_function(arguments);
+        if (!function) return false;
+        add_access_call(state_, builder, function, arguments, instruction_, *matrix_);
+        return true;
+    }
+
+  private:
+    bool fail(const std::string& why) {
+        state_.context.diagnostics.error(std::format("{} cannot be lowered: {}", instruction_.name(), why),
+                                         instruction_.source_offset(), ir::instruction_text(instruction_.words(), module_));
+        return false;
+    }
+
+    // The Tensor Addressing Operands: a mask, then the view's and the decode function's ids.
+    bool read_addressing_operands(std::span<const uint32_t> addressing) {
+        if (addressing.empty()) return fail("it has no Tensor Addressing Operands");
+        const uint32_t mask = addressing[0];
+        size_t next = 1;
+        if (mask & ~uint32_t{spv::TensorAddressingOperandsTensorViewMask | spv::TensorAddressingOperandsDecodeFuncMask}) {
+            return fail(std::format("Tensor Addressing Operands 0x{:x} has bits this lowering does not know", mask));
+        }
+        if (mask & spv::TensorAddressingOperandsTensorViewMask) {
+            if (next >= addressing.size()) return fail("its TensorView operand is missing");
+            view_value_ = addressing[next++];
+            view_ = state_.tensors.view(module_.type_of(view_value_));
+            if (!view_) return fail("its TensorView operand is not a tensor view");
+            if (!view_->has_dimensions && view_->dimensions > layout_->dimensions) {
+                return fail(std::format("a {}-dimensional view without its own dimensions takes the spans of a {}-dimensional layout, "
+                                        "which has too few",
+                                        view_->dimensions, layout_->dimensions));
+            }
+        }
+        if (mask & spv::TensorAddressingOperandsDecodeFuncMask) {
+            if (is_store_) return fail("DecodeFunc is not allowed with a store");
+            return fail("DecodeFunc is not implemented by this build yet");
+        }
+        if (next != addressing.size()) return fail("it has operands after its Tensor Addressing Operands");
+        return true;
+    }
+
+    // Every word that decides the generated code; equal keys share one function.
+    std::vector<uint32_t> key() const {
+        std::vector<uint32_t> key{0x544E5352u /* "TNSR" */, is_store_ ? 1u : 0u, matrix_->id,
+                                  module_.type_of(instruction_.operand_words()[2]), view_ ? module_.type_of(view_value_) : 0};
+        access_->append_key(key);
+        key.insert(key.end(), memory_operands_.begin(), memory_operands_.end());
+        return key;
+    }
+
+    uint32_t get_function(std::span<const uint32_t> arguments) {
+        std::vector<uint32_t> function_key = key();
+        if (const uint32_t existing = state_.find_function(function_key)) return existing;
+        addressing_ = link_addressing();
+        if (!addressing_) return 0;
+        std::vector<uint32_t> parameter_types;
+        for (uint32_t argument : arguments) parameter_types.push_back(module_.type_of(argument));
+        parameter_types[parameter_types.size() - 1] = matrix_->lowered;
+        parameter_types[parameter_types.size() - (view_ ? 3 : 2)] = layout_->lowered;
+        if (view_) parameter_types[parameter_types.size() - 2] = view_->lowered;
+        const uint32_t return_type = is_store_ ? state_.types().get_type_void() : matrix_->lowered;
+        ir::FunctionBuilder function(module_, state_.types(), return_type, parameter_types);
+        generate(function);
+        state_.remember_function(std::move(function_key), function.id());
+        return function.id();
+    }
+
+    // The addressing helper instantiated for this layout, view, matrix width and direction.
+    uint32_t link_addressing() {
+        using helpers::uint_value;
+        std::vector<SpecializationValue> values{uint_value(0, layout_->dimensions), uint_value(1, layout_->clamp_mode),
+                                                uint_value(2, is_store_ ? 1 : 0), uint_value(3, matrix_->columns),
+                                                uint_value(11, layout_->words())};
+        if (view_) {
+            values.push_back(uint_value(4, view_->dimensions));
+            values.push_back(uint_value(5, view_->has_dimensions ? 1 : 0));
+            for (uint32_t i = 0; i < 5; ++i) values.push_back(uint_value(6 + i, view_->permutation[i]));
+            values.push_back(uint_value(12, view_->words()));
+        }
+        std::vector<uint32_t> key{0x54414452u /* "TADR" */, view_ ? 1u : 0u};
+        for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
+        if (const uint32_t existing = state_.find_function(key)) return existing;
+        const uint32_t helper = helpers::link_helper_function(module_, state_.types(), "tensor_addressing",
+                                                              view_ ? "tensor_element_view" : "tensor_element", values,
+                                                              state_.context.diagnostics);
+        if (helper) state_.remember_function(std::move(key), helper);
+        return helper;
+    }
+
+    // Without a view, every element of a load is accessed unless the Constant mode can put it
+    // outside; every element of a store unless any mode but Undefined can (they all discard).
+    bool always_accessed() const {
+        if (view_) return false;
+        return is_store_ ? layout_->clamp_mode == spv::TensorClampModeUndefined : layout_->clamp_mode != spv::TensorClampModeConstant;
+    }
+
+    void generate(ir::FunctionBuilder& function) {
+        size_t parameter = 0;
+        const ElementAccess::Bound bound = access_->bind(function, parameter);
+        const uint32_t layout = function.parameter(parameter++);
+        const uint32_t view = view_ ? function.parameter(parameter++) : 0;
+        const uint32_t object = function.parameter(parameter);
+        const Placement place(state_, function.body(), *matrix_);
+        memory_ = element_memory_operands(memory_operands_, access_->path().storage_class, access_->pointee_bytes());
+        access_->forget_loads();
+
+        const uint32_t u = state_.uint_type();
+        const uint32_t coordinates = state_.types().get_type_array(u, state_.uint_constant(layout_->dimensions));
+        element_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, u));
+        block_coordinates_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
+        coordinates_in_block_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
+
+        const uint32_t writer = is_store_ ? place.sole_writer(function.body()) : 0;
+        if (writer) function.begin_if(writer);  // copies of an element (all of A, B across row groups) are written once
+        const uint32_t result = is_store_ ? 0 : function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
+        if (result) function.body().add(spv::OpStore, 0, {result, object});
+        const uint32_t clamp_value = !is_store_ && layout_->clamp_mode == spv::TensorClampModeConstant
+                                         ? component_from_bits(state_, function.body(),
+                                                               function.body().add(spv::OpCompositeExtract, u, {layout, layout_->clamp_value()}),
+                                                               matrix_->component)
+                                         : 0;
+        for (uint32_t e = 0; e < matrix_->length; ++e) {
+            ir::Builder& b = function.body();
+            const uint32_t row = place.row(b, e), column = place.column(b, e);
+            std::vector<uint32_t> call = view ? std::vector<uint32_t>{addressing_, layout, view, row, column}
+                                              : std::vector<uint32_t>{addressing_, layout, row, column};
+            for (uint32_t out : {element_, block_coordinates_, coordinates_in_block_}) call.push_back(out);
+            const uint32_t status = b.add(spv::OpFunctionCall, u, call);
+            const uint32_t slot = result ? b.add(spv::OpAccessChain,
+                                                 state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
+                                                 {result, state_.uint_constant(e)})
+                                         : 0;
+            if (clamp_value) {
+                function.begin_if(is(function.body(), status, kOutside));
+                function.body().add(spv::OpStore, 0, {slot, clamp_value});
+                function.end_if();
+            }
+            const bool branch = !always_accessed();
+            if (branch) function.begin_if(is(function.body(), status, kElement));
+            ir::Builder& accessed = function.body();
+            const uint32_t index = accessed.add(spv::OpLoad, u, {element_});
+            const ElementAccess::Address address = access_->component(accessed, bound, index);
+            if (is_store_) {
+                const uint32_t component = accessed.add(spv::OpCompositeExtract, matrix_->component.type, {object, e});
+                access_->store(accessed, bound, address, component, memory_);
+            } else {
+                accessed.add(spv::OpStore, 0, {slot, access_->load(accessed, bound, address, memory_)});
+            }
+            if (branch) function.end_if();
+        }
+        if (writer) function.end_if();
+        function.finish(result ? function.body().add(spv::OpLoad, matrix_->lowered, {result}) : 0);
+    }
+
+    uint32_t is(ir::Builder& b, uint32_t status, uint32_t value) {
+        return b.add(spv::OpIEqual, state_.types().get_type_bool(), {status, state_.uint_constant(value)});
+    }
+
+    LoweringState& state_;
+    ir::Module& module_;
+    const ir::Instruction& instruction_;
+    const bool is_store_;
+    const MatrixType* matrix_ = nullptr;
+    const TensorLayoutType* layout_ = nullptr;
+    const TensorViewType* view_ = nullptr;
+    uint32_t view_value_ = 0;
+    std::span<const uint32_t> memory_operands_;
+    std::optional<ElementAccess> access_;
+    // While generating: the helper, its out variables, the per-element memory operands.
+    uint32_t addressing_ = 0;
+    uint32_t element_ = 0, block_coordinates_ = 0, coordinates_in_block_ = 0;
+    std::vector<uint32_t> memory_;
+};
+
+}  // namespace
+
+bool lower_tensor_memory_access(LoweringState& state, ir::BasicBlock& block, size_t index) {
+    std::unique_ptr<ir::Instruction> instruction = std::move(block.instructions[index]);
+    block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(index));
+    ir::Builder builder(state.module(), block, index);
+    const bool ok = TensorAccessFunction(state, *instruction).lower(builder);
+    if (!ok) block.instructions.insert(block.instructions.begin() + static_cast<ptrdiff_t>(builder.position()), std::move(instruction));
+    return ok;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,143 @@
+#version 460
+// Tensor addressing of SPV_NV_cooperative_matrix2 (OpCooperativeMatrixLoadTensorNV / StoreTensorNV):
+// matrixCoordToTensorElement and matrixCoordToTensorElementWithView for one matrix element,
+// transcribed from the spec's pseudo-code. The lowering instantiates it per tensor layout and view
+// type (their dimension counts, clamp mode, hasDimensions and permutation are literals or constants
+// of the type, frozen here as specialization constants), links it into the module and calls it once
+// per element (lowering/src/passes/cooperative_matrix/tensor_memory.cpp).
+//
+// A tensor layout's state is an array of uints (tensor_types.h): blockSize[LDIM], layoutDimension[LDIM],
+// stride[LDIM], offset[LDIM] (int32 bits), span[LDIM], clampValue. A view's: viewDimension[VDIM],
+// viewStride[VDIM], clipRowOffset, clipRowSpan, clipColOffset, clipColSpan.
+#extension GL_EXT_control_flow_attributes : require
+layout(local_size_x = 1) in;
+
+layout(constant_id = 0) const uint LDIM = 1;        // the tensor layout's dimensions
+layout(constant_id = 1) const uint CLAMP_MODE = 0;  // its TensorClampMode
+layout(constant_id = 2) const bool STORE = false;   // a store: out-of-bounds elements are discarded
+layout(constant_id = 3) const uint N = 1;           // columns of the matrix
+layout(constant_id = 4) const uint VDIM = 1;        // the tensor view's dimensions
+layout(constant_id = 5) const bool HAS_DIMENSIONS = false;
+layout(constant_id = 6) const uint P0 = 0;          // the view's permutation
+layout(constant_id = 7) const uint P1 = 1;
+layout(constant_id = 8) const uint P2 = 2;
+layout(constant_id = 9) const uint P3 = 3;
+layout(constant_id = 10) const uint P4 = 4;
+// Array lengths as constants of their own: glslang cannot match array types sized by expressions.
+layout(constant_id = 11) const uint LAYOUT_WORDS = 6;  // 5 * LDIM + 1
+layout(constant_id = 12) const uint VIEW_WORDS = 6;    // 2 * VDIM + 4
+
+// What becomes of the element (the helpers' return value).
+const uint ELEMENT = 0;  // accessed at *index
+const uint CLIPPED = 1;  // outside the view's clip region: a load keeps Object's value, a store skips it
+const uint OUTSIDE = 2;  // out of bounds with the Constant clamp mode: a load gives clampValue; a store
+                         // discards it (stores treat every mode but Undefined as Constant)
+
+const uint UNDEFINED = 0, CONSTANT = 1, CLAMP_TO_EDGE = 2, REPEAT = 3, MIRROR_REPEAT = 4;
+
+uint block_size(const uint t[LAYOUT_WORDS], uint dim) { return t[dim]; }
+uint layout_dimension(const uint t[LAYOUT_WORDS], uint dim) { return t[LDIM + dim]; }
+uint stride(const uint t[LAYOUT_WORDS], uint dim) { return t[2 * LDIM + dim]; }
+int offset(const uint t[LAYOUT_WORDS], uint dim) { return int(t[3 * LDIM + dim]); }
+uint span(const uint t[LAYOUT_WORDS], uint dim) { return t[4 * LDIM + dim]; }
+
+uint permutation(uint dim) {
+    return dim == 0 ? P0 : dim == 1 ? P1 : dim == 2 ? P2 : dim == 3 ? P3 : P4;
+}
+
+// OpSMod for a positive divisor, spelled out so it does not depend on how GLSL's % treats negatives.
+int remainder(int c, int divisor) {
+    const int r = c % divisor;
+    return r < 0 ? r + divisor : r;
+}
+
+// linearToSpanCoord, spanCoordToTensorCoord and tensorCoordToLinear: from an index into the slice's
+// span to the element's index in the tensor, with the coordinates a decode function receives.
+uint span_index_to_element(const uint t[LAYOUT_WORDS], uint index, out uint element, out uint blockCoord[LDIM],
+                                   out uint coordInBlock[LDIM]) {
+    // linearToSpanCoord
+    uint spanCoord[LDIM];
+    [[unroll]] for (int dim = int(LDIM) - 1; dim >= 0; --dim) {
+        spanCoord[dim] = index % span(t, dim);
+        index /= span(t, dim);
+    }
+    // spanCoordToTensorCoord
+    [[unroll]] for (uint dim = 0; dim < LDIM; ++dim) {
+        int c = int(spanCoord[dim]) + offset(t, dim);
+        const uint extent = layout_dimension(t, dim);
+        if (c < 0 || uint(c) >= extent) {
+            // For stores, other than Undefined, everything is treated as "discard".
+            const uint mode = STORE && CLAMP_MODE != UNDEFINED ? CONSTANT : CLAMP_MODE;
+            if (mode == CONSTANT) return OUTSIDE;
+            if (mode == CLAMP_TO_EDGE) {
+                c = clamp(c, 0, int(extent) - 1);
+            } else if (mode == REPEAT) {
+                c = remainder(c, int(extent));
+            } else if (mode == MIRROR_REPEAT) {
+                // The spec's pseudo-code compares with `dim`, its loop index; the mirror it describes
+                // (and the clamp-mode table: c % (2*dim-2), then 2*dim-2-c past dim) is about the
+                // dimension's size. A dimension of 1 has a period of 0: its only coordinate is 0.
+                const int period = 2 * int(extent) - 2;
+                c = period <= 0 ? 0 : remainder(c, period);
+                c = c >= int(extent) ? period - c : c;
+            }
+            // Undefined: undefined behavior; the coordinate is used as it is.
+        }
+        coordInBlock[dim] = uint(c) % block_size(t, dim);
+        blockCoord[dim] = uint(c) / block_size(t, dim);
+    }
+    // tensorCoordToLinear
+    element = 0;
+    [[unroll]] for (uint dim = 0; dim < LDIM; ++dim) element += blockCoord[dim] * stride(t, dim);
+    return ELEMENT;
+}
+
+// matrixCoordToTensorElement: the element's index in the tensor (in elements of the pointee, or in
+// blocks with a block size), and its block coordinates for a decode function.
+uint tensor_element(const uint t[LAYOUT_WORDS], const uint row, const uint col, out uint element, out uint blockCoord[LDIM],
+                    out uint coordInBlock[LDIM]) {
+    return span_index_to_element(t, row * N + col, element, blockCoord, coordInBlock);
+}
+
+// matrixCoordToTensorElementWithView.
+uint tensor_element_view(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], const uint row, const uint col, out uint element,
+                         out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
+    // matrixCoordToLinear
+    const uint clipRowOffset = v[2 * VDIM], clipRowSpan = v[2 * VDIM + 1];
+    const uint clipColOffset = v[2 * VDIM + 2], clipColSpan = v[2 * VDIM + 3];
+    if (row < clipRowOffset || row >= clipRowOffset + clipRowSpan || col < clipColOffset ||
+        col >= clipColOffset + clipColSpan) {
+        return CLIPPED;
+    }
+    const uint width = min(N, clipColSpan);
+    uint index = (row - clipRowOffset) * width + (col - clipColOffset);
+
+    // linearToViewCoord; without its own dimensions the view uses the layout's spans.
+    uint viewCoord[VDIM];
+    [[unroll]] for (int dim = int(VDIM) - 1; dim >= 0; --dim) {
+        const uint i = permutation(dim);
+        const uint extent = HAS_DIMENSIONS ? v[i] : span(t, i);
+        viewCoord[i] = index % extent;
+        index /= extent;
+    }
+
+    // viewCoordToLinear
+    uint viewStride[VDIM];
+    if (HAS_DIMENSIONS) {
+        [[unroll]] for (uint dim = 0; dim < VDIM; ++dim) viewStride[dim] = v[VDIM + dim];
+    } else {
+        viewStride[VDIM - 1] = 1;
+        [[unroll]] for (int dim = int(VDIM) - 2; dim >= 0; --dim) viewStride[dim] = viewStride[dim + 1] * span(t, dim + 1);
+    }
+    index = 0;
+    [[unroll]] for (int dim = int(VDIM) - 1; dim >= 0; --dim) index += viewCoord[dim] * viewStride[dim];
+
+    return span_index_to_element(t, index, element, blockCoord, coordInBlock);
+}
+
+// Calls keep the functions alive through the optimizer's dead-function elimination; never run.
+void main() {
+    uint t[LAYOUT_WORDS], v[VIEW_WORDS], element, blockCoord[LDIM], coordInBlock[LDIM];
+    tensor_element(t, 0, 0, element, blockCoord, coordInBlock);
+    tensor_element_view(t, v, 0, 0, element, blockCoord, coordInBlock);
+}

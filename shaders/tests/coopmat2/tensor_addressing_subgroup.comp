@@ -1,0 +1,9 @@
+// target-env: vulkan1.3
+#version 460
+// Tensor-addressed loads and stores of a subgroup-scope matrix (tensor_addressing.glsl).
+layout(local_size_x = 8) in;
+#define SCOPE gl_ScopeSubgroup
+#define ROWS 16
+#define COLS 16
+#extension GL_GOOGLE_include_directive : require
+#include "tensor_addressing.glsl"
