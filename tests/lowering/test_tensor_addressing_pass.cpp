@@ -139,5 +139,99 @@ TEST(TensorAddressingPass, WhatCannotBeLoweredIsReportedNamingTheInstruction) {
     }
 }
 
+// A load whose DecodeFunc reads a float through its PhysicalStorageBuffer pointer, from a
+// StorageBuffer descriptor (as glslang writes it, dead code stripped).
+constexpr std::string_view kDecode = R"(
+OpCapability Shader
+OpCapability VulkanMemoryModel
+OpCapability PhysicalStorageBufferAddresses
+OpCapability CooperativeMatrixTensorAddressingNV
+OpCapability CooperativeMatrixBlockLoadsNV
+OpCapability TensorAddressingNV
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpExtension "SPV_NV_cooperative_matrix2"
+OpExtension "SPV_NV_tensor_addressing"
+OpMemoryModel PhysicalStorageBuffer64 Vulkan
+OpEntryPoint GLCompute %4 "main" %43
+OpExecutionMode %4 LocalSize 8 1 1
+OpDecorate %8 Block
+OpMemberDecorate %8 0 Offset 0
+OpDecorate %13 Aliased
+OpDecorate %40 ArrayStride 4
+OpDecorate %41 Block
+OpMemberDecorate %41 0 Offset 0
+OpDecorate %43 Binding 0
+OpDecorate %43 DescriptorSet 0
+%2 = OpTypeVoid
+%3 = OpTypeFunction %2
+OpTypeForwardPointer %6 PhysicalStorageBuffer
+%7 = OpTypeFloat 32
+%8 = OpTypeStruct %7
+%6 = OpTypePointer PhysicalStorageBuffer %8
+%9 = OpTypeInt 32 0
+%10 = OpConstant %9 1
+%11 = OpTypeArray %9 %10
+%12 = OpTypeFunction %7 %6 %11 %11
+%18 = OpTypeInt 32 1
+%19 = OpConstant %18 0
+%20 = OpTypePointer PhysicalStorageBuffer %7
+%25 = OpConstant %9 0
+%26 = OpTypeTensorLayoutNV %10 %25
+%32 = OpConstant %9 256
+%34 = OpConstant %9 3
+%35 = OpConstant %9 16
+%36 = OpConstant %9 2
+%37 = OpTypeCooperativeMatrixKHR %7 %34 %35 %35 %36
+%40 = OpTypeRuntimeArray %7
+%41 = OpTypeStruct %40
+%42 = OpTypePointer StorageBuffer %41
+%43 = OpVariable %42 StorageBuffer
+%44 = OpTypePointer StorageBuffer %7
+%47 = OpUndef %37
+%4 = OpFunction %2 None %3
+%5 = OpLabel
+%30 = OpCreateTensorLayoutNV %26
+%33 = OpTensorLayoutSetDimensionNV %26 %30 %32
+%45 = OpAccessChain %44 %43 %19 %25
+%48 = OpCooperativeMatrixLoadTensorNV %37 %45 %47 %33 None DecodeFunc %16
+OpCooperativeMatrixStoreKHR %45 %48 %19 %35 None
+OpReturn
+OpFunctionEnd
+%16 = OpFunction %7 None %12
+%13 = OpFunctionParameter %6
+%14 = OpFunctionParameter %11
+%15 = OpFunctionParameter %11
+%17 = OpLabel
+%21 = OpAccessChain %20 %13 %19
+%22 = OpLoad %7 %21 Aligned 4
+OpReturnValue %22
+OpFunctionEnd
+)";
+
+TEST(TensorAddressingPass, DecodeFunctionOfAStorageBufferLowersToValidSpirv) {
+    const Result result = lower(assemble(kDecode), emulating_coopmat(8), {});
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+}
+
+TEST(TensorAddressingPass, DecodeFunctionsTheLoweringCannotFollowAreReported) {
+    const BadInput cases[] = {
+        {"OpReturnValue %22", "OpStore %21 %22 Aligned 4\nOpReturnValue %22", "OpCooperativeMatrixLoadTensorNV",
+         "its pointer reaches OpStore"},
+        {"%12 = OpTypeFunction %7 %6 %11 %11", "%12 = OpTypeFunction %7 %6 %11 %9", "OpCooperativeMatrixLoadTensorNV",
+         "two uint[1] arrays"},
+    };
+    for (const BadInput& bad : cases) {
+        SCOPED_TRACE(bad.to);
+        const Result result = lower(assemble(replaced(std::string(kDecode), bad.from, bad.to)), emulating_coopmat(8), {});
+        ASSERT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_TRUE(contains(result.diagnostics.front().message, bad.why)) << messages(result);
+        EXPECT_TRUE(contains(result.diagnostics.front().message, bad.instruction)) << messages(result);
+    }
+}
+
 }  // namespace
 }  // namespace vkpolyfill::lowering::test

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "coopmat2_target.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "scoped_env.h"
@@ -20,13 +21,6 @@ namespace vkpolyfill::test {
 namespace {
 
 constexpr uint32_t kN = 16;  // the shader's 16x16 tiles
-
-uint32_t subgroup_size(VkPhysicalDevice physical_device) {
-    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
-    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
-    vkGetPhysicalDeviceProperties2(physical_device, &properties);
-    return subgroup.subgroupSize;
-}
 
 struct Case {
     const char* name;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tensor_reference.h"
+#include "coopmat2_target.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
@@ -87,13 +88,6 @@ std::vector<uint32_t> parameters(const Setup& s) {
     return p;
 }
 
-uint32_t subgroup_size(VkPhysicalDevice physical_device) {
-    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
-    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
-    vkGetPhysicalDeviceProperties2(physical_device, &properties);
-    return subgroup.subgroupSize;
-}
-
 constexpr float kObject = -1.0f, kUntouched = -7.0f;
 
 float source_value(uint32_t i) { return float(i) * 0.5f - 100.0f; }
@@ -117,11 +111,7 @@ void run(const Case& test, const char* shader, uint32_t n) {
     VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper();
     features12.vulkanMemoryModel = VK_TRUE;
     Context context({.layer = false, .device_features_next = &features12});
-    lowering::Target target;
-    target.subgroup_size = subgroup_size(context.physical_device);
-    target.max_shared_memory_bytes = 16384;
-    target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2) |
-                     lowering::bit(lowering::Emulated::NvTensorAddressing);
+    const lowering::Target target = coopmat2_target(context.physical_device, 16384);
     const uint32_t constants[] = {test.op, test.mode};
     lowering::Options options;
     for (uint32_t id = 0; id < 2; ++id) {
@@ -217,19 +207,6 @@ std::vector<Case> cases() {
     return all;
 }
 
-// Workgroup scope differs only in which invocation holds which element: a few cases of each
-// kind (each takes seconds on lavapipe), the subgroup scope all of them.
-std::vector<Case> workgroup_cases() {
-    std::vector<Case> some;
-    for (const Case& c : cases()) {
-        if (c.name.ends_with("RepeatMirrored") || c.name.starts_with("Clipped") || c.name.starts_with("StoreClipped") ||
-            c.name == "View3DOwnDimensions" || c.name == "Slice2DConstant") {
-            some.push_back(c);
-        }
-    }
-    return some;
-}
-
 std::string case_name(const testing::TestParamInfo<Case>& param_info) { return param_info.param.name; }
 
 class CooperativeMatrix2TensorSubgroup : public testing::TestWithParam<Case> {};
@@ -239,7 +216,7 @@ TEST_P(CooperativeMatrix2TensorSubgroup, MatchesCpu) { run(GetParam(), "tests/co
 TEST_P(CooperativeMatrix2TensorWorkgroup, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_workgroup.comp", 32); }
 
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorSubgroup, testing::ValuesIn(cases()), case_name);
-INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorWorkgroup, testing::ValuesIn(workgroup_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorWorkgroup, testing::ValuesIn(cases()), case_name);
 
 }  // namespace
 }  // namespace vkpolyfill::test

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "coopmat_scalars.h"
+#include "coopmat2_target.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
@@ -21,13 +22,6 @@ using coopmat::double_from_half;
 using coopmat::half_from_double;
 
 constexpr uint32_t kRows = 32, kInner = 16, kColumns = 32;  // Q is 32x16, K 16x32, V 32x16
-
-uint32_t subgroup_size(VkPhysicalDevice physical_device) {
-    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
-    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
-    vkGetPhysicalDeviceProperties2(physical_device, &properties);
-    return subgroup.subgroupSize;
-}
 
 struct Inputs {
     std::vector<float> q, k, v;  // the f16 values, as floats

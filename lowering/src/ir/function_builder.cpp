@@ -6,7 +6,7 @@ namespace vkpolyfill::lowering::ir {
 
 FunctionBuilder::FunctionBuilder(Module& module, TypeManager& types, uint32_t return_type,
                                  std::span<const uint32_t> parameter_types)
-    : module_(module), function_(std::make_unique<Function>()), id_(module.take_next_id()) {
+    : module_(module), function_(std::make_unique<Function>()), id_(module.take_next_id()), types_(types) {
     const uint32_t function_type = types.get_type_function(return_type, parameter_types);
     const uint32_t header[] = {return_type, id_, spv::FunctionControlMaskNone, function_type};
     function_->header.push_back(make_instruction(spv::OpFunction, header));
@@ -51,6 +51,35 @@ void FunctionBuilder::end_if() {
     merge_labels_.pop_back();
     builder_->add(spv::OpBranch, 0, {merge_label});
     start_block(merge_label);
+}
+
+uint32_t FunctionBuilder::begin_loop(uint32_t count) {
+    const uint32_t u = types_.get_type_int(32, false);
+    Loop loop{add_variable(types_.get_type_pointer(spv::StorageClassFunction, u)), 0, module_.take_next_id(),
+              module_.take_next_id(), module_.take_next_id()};
+    const uint32_t body = module_.take_next_id();
+    builder_->add(spv::OpStore, 0, {loop.counter, types_.get_constant_uint32(0)});
+    builder_->add(spv::OpBranch, 0, {loop.header});
+    start_block(loop.header);
+    loop.index = builder_->add(spv::OpLoad, u, {loop.counter});
+    const uint32_t more = builder_->add(spv::OpULessThan, types_.get_type_bool(), {loop.index, count});
+    builder_->add(spv::OpLoopMerge, 0, {loop.merge, loop.continue_label, spv::LoopControlMaskNone});
+    builder_->add(spv::OpBranchConditional, 0, {more, body, loop.merge});
+    start_block(body);
+    loops_.push_back(loop);
+    return loop.index;
+}
+
+void FunctionBuilder::end_loop() {
+    const Loop loop = loops_.back();
+    loops_.pop_back();
+    builder_->add(spv::OpBranch, 0, {loop.continue_label});
+    start_block(loop.continue_label);
+    const uint32_t u = types_.get_type_int(32, false);
+    const uint32_t next = builder_->add(spv::OpIAdd, u, {loop.index, types_.get_constant_uint32(1)});
+    builder_->add(spv::OpStore, 0, {loop.counter, next});
+    builder_->add(spv::OpBranch, 0, {loop.header});
+    start_block(loop.merge);
 }
 
 void FunctionBuilder::finish(uint32_t value) {

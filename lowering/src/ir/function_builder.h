@@ -29,6 +29,12 @@ class FunctionBuilder {
     void begin_if(uint32_t condition);
     void end_if();
 
+    // Structured `for (i = 0; i < count; ++i) { ... }` with `count` a uint id: returns i (a uint id)
+    // for the body added between the two calls. A loop keeps code that would be the same for every
+    // i once, where unrolling it would multiply what the driver compiles.
+    uint32_t begin_loop(uint32_t count);
+    void end_loop();
+
     // Ends the current block with OpReturnValue `value` (OpReturn when 0) and adds the function to
     // the module. The builder must not be used afterwards.
     void finish(uint32_t value);
@@ -41,7 +47,12 @@ class FunctionBuilder {
     uint32_t id_;
     std::vector<uint32_t> parameters_;
     std::optional<Builder> builder_;
+    struct Loop {
+        uint32_t counter, index, header, continue_label, merge;
+    };
+    TypeManager& types_;
     std::vector<uint32_t> merge_labels_;  // of the open ifs, innermost last
+    std::vector<Loop> loops_;             // the open loops, innermost last
 };
 
 }  // namespace vkpolyfill::lowering::ir

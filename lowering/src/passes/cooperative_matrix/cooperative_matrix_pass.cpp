@@ -27,16 +27,15 @@ using cooperative_matrix::MatrixType;
 using cooperative_matrix::Scratch;
 
 // What this pass lowers: SPV_KHR_cooperative_matrix, the parts of SPV_NV_cooperative_matrix2
-// implemented so far (reductions, conversions, per-element operations, tensor loads and stores;
-// subgroup and workgroup scope) and SPV_NV_tensor_addressing's layouts and views.
+// implemented so far (reductions, conversions, per-element operations, tensor loads and stores with
+// decode functions; subgroup and workgroup scope) and SPV_NV_tensor_addressing's layouts and views.
 constexpr uint32_t kLoweredCapabilities[] = {
     spv::CapabilityCooperativeMatrixKHR, spv::CapabilityCooperativeMatrixReductionsNV,
     spv::CapabilityCooperativeMatrixConversionsNV, spv::CapabilityCooperativeMatrixPerElementOperationsNV,
-    spv::CapabilityCooperativeMatrixTensorAddressingNV, spv::CapabilityTensorAddressingNV};
+    spv::CapabilityCooperativeMatrixTensorAddressingNV, spv::CapabilityCooperativeMatrixBlockLoadsNV,
+    spv::CapabilityTensorAddressingNV};
 constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2",
                                                    "SPV_NV_tensor_addressing"};
-// Declared by modules this pass cannot lower yet.
-constexpr uint32_t kUnsupportedCapabilities[] = {spv::CapabilityCooperativeMatrixBlockLoadsNV};
 
 // Instructions that move matrices around without looking inside: after the types are replaced they
 // are the same instructions on arrays.
@@ -73,7 +72,6 @@ class CooperativeMatrixPass final : public Pass {
     std::string_view name() const override { return "cooperative matrices (KHR and NV2)"; }
 
     bool run(PassContext& context) override {
-        if (declares_unsupported(context)) return false;
         LoweringState state(context);
         if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
         Scratch scratch(state);
@@ -93,19 +91,6 @@ class CooperativeMatrixPass final : public Pass {
     }
 
   private:
-    static bool declares_unsupported(PassContext& context) {
-        for (const auto& capability : context.module.capabilities) {
-            if (std::ranges::find(kUnsupportedCapabilities, capability->word(1)) == std::end(kUnsupportedCapabilities)) continue;
-            context.diagnostics.error(
-                std::format("capability {} (SPV_NV_cooperative_matrix2 decode functions) is not implemented "
-                            "by this build yet",
-                            grammar::capability_name(capability->word(1))),
-                capability->source_offset(), ir::instruction_text(capability->words(), context.module));
-            return true;
-        }
-        return false;
-    }
-
     static void lower_instruction(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t i) {
         const ir::Instruction& instruction = *block.instructions[i];
         const uint32_t opcode = instruction.opcode();

@@ -110,19 +110,32 @@ std::vector<uint32_t> element_memory_operands(std::span<const uint32_t> original
     return result;
 }
 
-ElementAccess::ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component)
-    : state_(&state), path_(std::move(path)), pointee_(pointee), component_(component),
-      per_scalar_(pointee.scalar_width / component.width) {}
+ElementAccess::ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component,
+                             uint32_t per_scalar)
+    : state_(&state), path_(std::move(path)), pointee_(pointee), component_(component), per_scalar_(per_scalar) {}
+
+std::optional<AccessPath> ElementAccess::traced(const ir::Module& module, uint32_t pointer, std::string& why) {
+    std::optional<AccessPath> path = trace(module, pointer);
+    if (!path) {
+        why = "its pointer does not come from an access chain into an array of a variable or of a "
+              "PhysicalStorageBuffer pointer (pointers through OpPhi, OpSelect or parameters are not supported)";
+    }
+    return path;
+}
+
+std::optional<ElementAccess> ElementAccess::describe_blocks(LoweringState& state, uint32_t pointer, std::string& why) {
+    const ir::Module& module = state.module();
+    const std::optional<AccessPath> path = traced(module, pointer, why);
+    if (!path) return std::nullopt;
+    const uint32_t block = module.find_definition(module.type_of(pointer))->word(3);
+    return ElementAccess(state, *path, Pointee{block, block, 1, 0}, ComponentInfo{}, 1);
+}
 
 std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint32_t pointer, const ComponentInfo& component,
                                                      bool is_store, std::string& why) {
     const ir::Module& module = state.module();
-    const std::optional<AccessPath> path = trace(module, pointer);
-    if (!path) {
-        why = "its pointer does not come from an access chain into an array of a variable or of a "
-              "PhysicalStorageBuffer pointer (pointers through OpPhi, OpSelect or parameters are not supported)";
-        return std::nullopt;
-    }
+    const std::optional<AccessPath> path = traced(module, pointer, why);
+    if (!path) return std::nullopt;
     const ir::Instruction* pointer_type = module.find_definition(module.type_of(pointer));
     const ir::Instruction* definition = pointer_type ? module.find_definition(pointer_type->word(3)) : nullptr;
     Pointee pointee{};
@@ -149,7 +162,7 @@ std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint3
         why = "a store of components packed into wider array elements needs 32-bit integer array elements";
         return std::nullopt;
     }
-    return ElementAccess(state, *path, pointee, component);
+    return ElementAccess(state, *path, pointee, component, pointee.scalar_width / width);
 }
 
 uint32_t ElementAccess::pointee_bytes() const {

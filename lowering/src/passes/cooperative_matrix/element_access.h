@@ -51,6 +51,10 @@ class ElementAccess {
     static std::optional<ElementAccess> describe(LoweringState& state, uint32_t pointer, const ComponentInfo& component,
                                                  bool is_store, std::string& why);
 
+    // For a load with a DecodeFunc: the pointer's pointee is a block of any type, which only
+    // array_element() addresses.
+    static std::optional<ElementAccess> describe_blocks(LoweringState& state, uint32_t pointer, std::string& why);
+
     const AccessPath& path() const { return path_; }
     uint32_t pointee_type() const { return pointee_.type; }
     // Components in one array element (a vector's scalars times the components in each scalar).
@@ -110,7 +114,8 @@ class ElementAccess {
         uint32_t within_id;
     };
 
-    ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component);
+    ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component, uint32_t per_scalar);
+    static std::optional<AccessPath> traced(const ir::Module& module, uint32_t pointer, std::string& why);
     bool is_constant(uint32_t id) const;
     spv::StorageClass storage() const { return static_cast<spv::StorageClass>(path_.storage_class); }
     Place place(ir::Builder& builder, const Address& address) const;

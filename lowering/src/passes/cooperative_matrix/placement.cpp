@@ -53,6 +53,30 @@ uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
     return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
 }
 
+uint32_t Placement::row_at(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (invocation_) {
+        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+        return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
+    }
+    const LaneLayout& layout = matrix_.layout;  // g + (e / NL) * G
+    const uint32_t line = b.add(spv::OpUDiv, u, {e, state_.uint_constant(layout.columns_per_lane)});
+    const uint32_t row = b.add(spv::OpIAdd, u, {row_group_, b.add(spv::OpIMul, u, {line, state_.uint_constant(layout.row_groups)})});
+    return band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row}) : row;
+}
+
+uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (invocation_) {
+        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+        return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
+    }
+    const LaneLayout& layout = matrix_.layout;  // cl + (e % NL) * Lc
+    const uint32_t place = b.add(spv::OpUMod, u, {e, state_.uint_constant(layout.columns_per_lane)});
+    const uint32_t column = b.add(spv::OpIAdd, u, {column_lane_, b.add(spv::OpIMul, u, {place, state_.uint_constant(layout.column_lanes)})});
+    return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
+}
+
 std::optional<uint32_t> Placement::fixed_row(uint32_t e) const {
     if (matrix_.workgroup || matrix_.layout.row_groups > 1) return std::nullopt;
     return matrix_.layout.row(e, 0);

@@ -17,6 +17,9 @@ class Placement {
     uint32_t length() const { return matrix_.length; }
     uint32_t row(ir::Builder& builder, uint32_t e) const;
     uint32_t column(ir::Builder& builder, uint32_t e) const;
+    // The same for an element given as a uint id (inside a loop over the elements).
+    uint32_t row_at(ir::Builder& builder, uint32_t e) const;
+    uint32_t column_at(ir::Builder& builder, uint32_t e) const;
     // The row / column of element `e` when every invocation has the same one there.
     std::optional<uint32_t> fixed_row(uint32_t e) const;
     std::optional<uint32_t> fixed_column(uint32_t e) const;

@@ -8,6 +8,7 @@
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
 #include "passes/cooperative_matrix/component_bits.h"
+#include "passes/cooperative_matrix/decode_call.h"
 #include "passes/cooperative_matrix/element_access.h"
 #include "passes/cooperative_matrix/memory_access.h"
 #include "passes/cooperative_matrix/placement.h"
@@ -41,8 +42,13 @@ class TensorAccessFunction {
         if (!read_addressing_operands(addressing)) return false;
 
         std::string why;
-        access_ = ElementAccess::describe(state_, operands[0], matrix_->component, is_store_, why);
+        access_ = decode_function_ ? ElementAccess::describe_blocks(state_, operands[0], why)
+                                   : ElementAccess::describe(state_, operands[0], matrix_->component, is_store_, why);
         if (!access_) return fail(why);
+        if (decode_function_) {
+            decode_ = DecodeCall::prepare(state_, decode_function_, *access_, *matrix_, layout_->dimensions, why);
+            if (!decode_) return fail(why);
+        }
 
         std::vector<uint32_t> arguments = access_->arguments();
         arguments.push_back(operands[2]);
@@ -82,7 +88,8 @@ class TensorAccessFunction {
         }
         if (mask & spv::TensorAddressingOperandsDecodeFuncMask) {
             if (is_store_) return fail("DecodeFunc is not allowed with a store");
-            return fail("DecodeFunc is not implemented by this build yet");
+            if (next >= addressing.size()) return fail("its DecodeFunc operand is missing");
+            decode_function_ = addressing[next++];
         }
         if (next != addressing.size()) return fail("it has operands after its Tensor Addressing Operands");
         return true;
@@ -93,6 +100,7 @@ class TensorAccessFunction {
         std::vector<uint32_t> key{0x544E5352u /* "TNSR" */, is_store_ ? 1u : 0u, matrix_->id,
                                   module_.type_of(instruction_.operand_words()[2]), view_ ? module_.type_of(view_value_) : 0};
         access_->append_key(key);
+        if (decode_) decode_->append_key(key);
         key.insert(key.end(), memory_operands_.begin(), memory_operands_.end());
         return key;
     }
@@ -150,7 +158,7 @@ class TensorAccessFunction {
         const uint32_t view = view_ ? function.parameter(parameter++) : 0;
         const uint32_t object = function.parameter(parameter);
         const Placement place(state_, function.body(), *matrix_);
-        memory_ = element_memory_operands(memory_operands_, access_->path().storage_class, access_->pointee_bytes());
+        if (!decode_) memory_ = element_memory_operands(memory_operands_, access_->path().storage_class, access_->pointee_bytes());
         access_->forget_loads();
 
         const uint32_t u = state_.uint_type();
@@ -161,44 +169,48 @@ class TensorAccessFunction {
 
         const uint32_t writer = is_store_ ? place.sole_writer(function.body()) : 0;
         if (writer) function.begin_if(writer);  // copies of an element (all of A, B across row groups) are written once
-        const uint32_t result = is_store_ ? 0 : function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
-        if (result) function.body().add(spv::OpStore, 0, {result, object});
+        // The components in a variable the loop indexes: a load's result (starting as Object, which
+        // clipped elements keep), a store's value.
+        const uint32_t components = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
+        function.body().add(spv::OpStore, 0, {components, object});
         const uint32_t clamp_value = !is_store_ && layout_->clamp_mode == spv::TensorClampModeConstant
                                          ? component_from_bits(state_, function.body(),
                                                                function.body().add(spv::OpCompositeExtract, u, {layout, layout_->clamp_value()}),
                                                                matrix_->component)
                                          : 0;
-        for (uint32_t e = 0; e < matrix_->length; ++e) {
-            ir::Builder& b = function.body();
-            const uint32_t row = place.row(b, e), column = place.column(b, e);
-            std::vector<uint32_t> call = view ? std::vector<uint32_t>{addressing_, layout, view, row, column}
-                                              : std::vector<uint32_t>{addressing_, layout, row, column};
-            for (uint32_t out : {element_, block_coordinates_, coordinates_in_block_}) call.push_back(out);
-            const uint32_t status = b.add(spv::OpFunctionCall, u, call);
-            const uint32_t slot = result ? b.add(spv::OpAccessChain,
-                                                 state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
-                                                 {result, state_.uint_constant(e)})
-                                         : 0;
-            if (clamp_value) {
-                function.begin_if(is(function.body(), status, kOutside));
-                function.body().add(spv::OpStore, 0, {slot, clamp_value});
-                function.end_if();
-            }
-            const bool branch = !always_accessed();
-            if (branch) function.begin_if(is(function.body(), status, kElement));
-            ir::Builder& accessed = function.body();
-            const uint32_t index = accessed.add(spv::OpLoad, u, {element_});
-            const ElementAccess::Address address = access_->component(accessed, bound, index);
-            if (is_store_) {
-                const uint32_t component = accessed.add(spv::OpCompositeExtract, matrix_->component.type, {object, e});
-                access_->store(accessed, bound, address, component, memory_);
-            } else {
-                accessed.add(spv::OpStore, 0, {slot, access_->load(accessed, bound, address, memory_)});
-            }
-            if (branch) function.end_if();
+        // One iteration per element: the addressing (and a decode function) is compiled once, not
+        // once per element.
+        const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
+        ir::Builder& b = function.body();
+        const uint32_t row = place.row_at(b, e), column = place.column_at(b, e);
+        std::vector<uint32_t> call = view ? std::vector<uint32_t>{addressing_, layout, view, row, column}
+                                          : std::vector<uint32_t>{addressing_, layout, row, column};
+        for (uint32_t out : {element_, block_coordinates_, coordinates_in_block_}) call.push_back(out);
+        const uint32_t status = b.add(spv::OpFunctionCall, u, call);
+        const uint32_t slot = b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
+                                    {components, e});
+        if (clamp_value) {
+            function.begin_if(is(function.body(), status, kOutside));
+            function.body().add(spv::OpStore, 0, {slot, clamp_value});
+            function.end_if();
         }
+        const bool branch = !always_accessed();
+        if (branch) function.begin_if(is(function.body(), status, kElement));
+        ir::Builder& accessed = function.body();
+        const uint32_t index = accessed.add(spv::OpLoad, u, {element_});
+        if (decode_) {
+            accessed.add(spv::OpStore, 0, {slot, decode_->call(accessed, *access_, bound, index, block_coordinates_, coordinates_in_block_)});
+        } else if (is_store_) {
+            const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
+            access_->store(accessed, bound, access_->component(accessed, bound, index), component, memory_);
+        } else {
+            accessed.add(spv::OpStore, 0, {slot, access_->load(accessed, bound, access_->component(accessed, bound, index), memory_)});
+        }
+        if (branch) function.end_if();
+        function.end_loop();
         if (writer) function.end_if();
-        function.finish(result ? function.body().add(spv::OpLoad, matrix_->lowered, {result}) : 0);
+        const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
+        function.finish(result);
     }
 
     uint32_t is(ir::Builder& b, uint32_t status, uint32_t value) {
@@ -215,6 +227,8 @@ class TensorAccessFunction {
     uint32_t view_value_ = 0;
     std::span<const uint32_t> memory_operands_;
     std::optional<ElementAccess> access_;
+    uint32_t decode_function_ = 0;
+    std::optional<DecodeCall> decode_;
     // While generating: the helper, its out variables, the per-element memory operands.
     uint32_t addressing_ = 0;
     uint32_t element_ = 0, block_coordinates_ = 0, coordinates_in_block_ = 0;

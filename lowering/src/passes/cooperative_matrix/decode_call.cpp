@@ -1,0 +1,80 @@
+#include "passes/cooperative_matrix/decode_call.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "passes/cooperative_matrix/byte_address.h"
+#include "passes/cooperative_matrix/decode_clone.h"
+#include "passes/cooperative_matrix/word_view.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t function, const ElementAccess& access,
+                                              const MatrixType& matrix, uint32_t dimensions, std::string& why) {
+    const ir::Module& module = state.module();
+    const ir::Instruction* definition = module.find_definition(function);
+    const ir::Instruction* type = definition && definition->opcode() == spv::OpFunction ? module.find_definition(definition->word(4)) : nullptr;
+    const auto words = type ? type->operand_words() : std::span<const uint32_t>{};  // return type, parameter types
+    const uint32_t coordinates = state.types().get_type_array(state.uint_type(), state.uint_constant(dimensions));
+    const auto takes_coordinates = [&](uint32_t parameter) {
+        return parameter == coordinates ||
+               parameter == state.types().find_type_pointer(spv::StorageClassFunction, coordinates);
+    };
+    const ir::Instruction* pointer = words.size() == 4 ? module.find_definition(words[1]) : nullptr;
+    if (!pointer || pointer->opcode() != spv::OpTypePointer || pointer->word(2) != spv::StorageClassPhysicalStorageBuffer ||
+        !takes_coordinates(words[2]) || !takes_coordinates(words[3])) {
+        why = std::format("DecodeFunc must take a PhysicalStorageBuffer pointer and two uint[{}] arrays", dimensions);
+        return std::nullopt;
+    }
+    if (words[0] != matrix.component.type) {
+        why = "DecodeFunc must return the matrix's component type";
+        return std::nullopt;
+    }
+    const std::vector<uint32_t> parameters(words.begin() + 1, words.end());
+    const AccessPath& path = access.path();
+    if (path.storage_class == spv::StorageClassPhysicalStorageBuffer) {
+        return DecodeCall(state, function, words[0], parameters, false, 0);
+    }
+    const std::optional<uint32_t> view =
+        path.storage_class == spv::StorageClassStorageBuffer && path.base_is_global ? binding_word_view(state, path.base) : std::nullopt;
+    if (!view) {
+        why = "with DecodeFunc, the pointer must come from a PhysicalStorageBuffer pointer or a StorageBuffer descriptor";
+        return std::nullopt;
+    }
+    // The block's byte offset must be computable from the layout decorations: check on scratch code.
+    ir::BasicBlock scratch;
+    ir::Builder b(state.module(), scratch, 0);
+    uint32_t reached = module.find_definition(module.type_of(path.base))->word(3);
+    if (!ByteAddress(state, *view).offset(b, state.uint_constant(0), reached, path.indices, why)) return std::nullopt;
+    const uint32_t clone = decode_through_words(state, function, *view, why);
+    if (!clone) return std::nullopt;
+    return DecodeCall(state, clone, words[0], parameters, true, *view);
+}
+
+uint32_t DecodeCall::call(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
+                          uint32_t block_coordinates, uint32_t coordinates_in_block) const {
+    const uint32_t u = state_->uint_type();
+    const uint32_t element = b.add(spv::OpIAdd, u, {bound.first, index});
+    uint32_t block;
+    if (through_words_) {
+        std::vector<uint32_t> indices = bound.indices;
+        indices.back() = element;
+        const ir::Module& module = state_->module();
+        uint32_t reached = module.find_definition(module.type_of(access.path().base))->word(3);
+        std::string unused;  // prepare() checked the chain
+        block = *ByteAddress(*state_, words_).offset(b, state_->uint_constant(0), reached, indices, unused);
+    } else {
+        block = access.array_element(b, bound, element).pointer;
+        const uint32_t type = state_->module().type_of(block);
+        if (type != parameter_types_[0]) block = b.add(spv::OpBitcast, parameter_types_[0], {block});
+    }
+    std::vector<uint32_t> call{callee_, block};
+    for (size_t i = 1; i < 3; ++i) {
+        const uint32_t variable = i == 1 ? block_coordinates : coordinates_in_block;
+        const ir::Instruction* parameter = state_->module().find_definition(parameter_types_[i]);
+        call.push_back(parameter->opcode() == spv::OpTypePointer ? variable : b.add(spv::OpLoad, parameter_types_[i], {variable}));
+    }
+    return b.add(spv::OpFunctionCall, return_type_, call);
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,0 +1,192 @@
+#include "passes/cooperative_matrix/decode_clone.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/decorations.h"
+#include "ir/operand_walker.h"
+#include "passes/cooperative_matrix/byte_address.h"
+#include "passes/cooperative_matrix/element_access.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+class DecodeClone {
+  public:
+    DecodeClone(LoweringState& state, uint32_t words) : state_(state), module_(state.module()), address_(state, words) {}
+
+    uint32_t clone(const ir::Function& original, std::string& why) {
+        original.for_each_instruction([&](const ir::Instruction& instruction) {
+            if (const uint32_t id = instruction.result_id()) ids_[id] = module_.take_next_id();
+        });
+        auto copy = std::make_unique<ir::Function>();
+        const ir::Instruction& header = *original.header.front();
+        const uint32_t pointer = original.header.size() > 1 ? original.header[1]->result_id() : 0;
+        std::vector<uint32_t> parameter_types{state_.uint_type()};
+        for (size_t i = 2; i < original.header.size(); ++i) {
+            if (original.header[i]->opcode() == spv::OpFunctionParameter) parameter_types.push_back(original.header[i]->type_id());
+        }
+        const uint32_t function_type = state_.types().get_type_function(header.type_id(), parameter_types);
+        const uint32_t function_words[] = {header.type_id(), ids_.at(header.result_id()), header.word(3), function_type};
+        add(copy->header, spv::OpFunction, function_words);
+        const uint32_t offset_words[] = {state_.uint_type(), ids_.at(pointer)};
+        add(copy->header, spv::OpFunctionParameter, offset_words);
+        tracked_[pointer] = {ids_.at(pointer), pointee(module_.type_of(pointer))};
+        for (size_t i = 2; i < original.header.size(); ++i) copy_instruction(copy->header, *original.header[i]);
+        for (const ir::BasicBlock& block : original.blocks) {
+            ir::BasicBlock& to = copy->blocks.emplace_back();
+            for (const auto& instruction : block.instructions) {
+                if (!rewrite(to, *instruction, why)) return 0;
+            }
+            for (const auto& instruction : block.trailing) copy_instruction(to.trailing, *instruction);
+        }
+        for (const auto& instruction : original.epilogue) copy_instruction(copy->epilogue, *instruction);
+        module_.functions.push_back(std::move(copy));
+        return ids_.at(header.result_id());
+    }
+
+  private:
+    struct Tracked {
+        uint32_t offset;   // the byte offset (a uint id in the clone)
+        uint32_t pointee;  // the type the pointer points to
+    };
+
+    uint32_t pointee(uint32_t pointer_type) const { return module_.find_definition(pointer_type)->word(3); }
+    bool is_physical_pointer(uint32_t type) const {
+        const ir::Instruction* definition = module_.find_definition(type);
+        return definition && definition->opcode() == spv::OpTypePointer && definition->word(2) == spv::StorageClassPhysicalStorageBuffer;
+    }
+    // A Function variable holding a PhysicalStorageBuffer pointer.
+    bool holds_physical_pointer(uint32_t type) const {
+        const ir::Instruction* definition = module_.find_definition(type);
+        return definition && definition->opcode() == spv::OpTypePointer && definition->word(2) == spv::StorageClassFunction &&
+               is_physical_pointer(definition->word(3));
+    }
+
+    void add(ir::InstructionList& list, uint32_t opcode, std::span<const uint32_t> words) {
+        list.push_back(ir::make_instruction(opcode, words));
+        module_.register_definition(*list.back());
+    }
+
+    // The instruction with the clone's ids.
+    void copy_instruction(ir::InstructionList& list, const ir::Instruction& instruction) {
+        std::vector<uint32_t> words(instruction.words().begin(), instruction.words().end());
+        std::vector<ir::Operand> operands;
+        ir::walk_operands(instruction.words(), module_, operands);
+        for (const ir::Operand& operand : operands) {
+            if (!ir::is_id(operand.kind)) continue;
+            const auto mapped = ids_.find(words[operand.first_word]);
+            if (mapped != ids_.end()) words[operand.first_word] = mapped->second;
+        }
+        add(list, instruction.opcode(), std::span(words).subspan(1));
+    }
+
+    bool rewrite(ir::BasicBlock& to, const ir::Instruction& instruction, std::string& why) {
+        const auto operands = instruction.operand_words();
+        const uint32_t opcode = instruction.opcode();
+        const uint32_t result = instruction.result_id();
+        const auto tracked = [&](size_t i) { return i < operands.size() ? tracked_.find(operands[i]) : tracked_.end(); };
+        ir::Builder b(module_, to, to.instructions.size());
+        if (opcode == spv::OpVariable && holds_physical_pointer(instruction.type_id())) {
+            b.add(spv::OpVariable, state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type()),
+                  {spv::StorageClassFunction}, ids_.at(result));
+            variables_[result] = pointee(pointee(instruction.type_id()));
+            return true;
+        }
+        if (opcode == spv::OpStore && variables_.contains(operands[0]) && tracked(1) != tracked_.end()) {
+            b.add(spv::OpStore, 0, {ids_.at(operands[0]), tracked(1)->second.offset});
+            return true;
+        }
+        if (opcode == spv::OpLoad && variables_.contains(operands[0])) {
+            tracked_[result] = {b.add(spv::OpLoad, state_.uint_type(), {ids_.at(operands[0])}), variables_.at(operands[0])};
+            return true;
+        }
+        const auto base = tracked(0);
+        if (base != tracked_.end()) {
+            const Tracked from = base->second;
+            switch (opcode) {
+                case spv::OpAccessChain:
+                case spv::OpInBoundsAccessChain:
+                case spv::OpPtrAccessChain:
+                case spv::OpInBoundsPtrAccessChain: {
+                    std::vector<uint32_t> indices;
+                    for (size_t i = 1; i < operands.size(); ++i) indices.push_back(mapped(operands[i]));
+                    uint32_t at = from.offset, type = from.pointee;
+                    if (opcode == spv::OpPtrAccessChain || opcode == spv::OpInBoundsPtrAccessChain) {
+                        // Element: whole pointees, by the pointer type's ArrayStride.
+                        const std::optional<uint32_t> stride =
+                            ir::find_decoration(module_, module_.type_of(operands[0]), spv::DecorationArrayStride);
+                        if (!stride) return fail(why, "an OpPtrAccessChain through a pointer type without ArrayStride");
+                        const uint32_t u = state_.uint_type();
+                        at = b.add(spv::OpIAdd, u, {at, b.add(spv::OpIMul, u, {as_uint(state_, b, indices.front()), state_.uint_constant(*stride)})});
+                        indices.erase(indices.begin());
+                    }
+                    const std::optional<uint32_t> reached = address_.offset(b, at, type, indices, why);
+                    if (!reached) return false;
+                    tracked_[result] = {*reached, pointee(instruction.type_id())};
+                    return true;
+                }
+                case spv::OpBitcast:
+                case spv::OpCopyObject:
+                    if (!is_physical_pointer(instruction.type_id())) break;
+                    tracked_[result] = {from.offset, pointee(instruction.type_id())};
+                    return true;
+                case spv::OpLoad: {
+                    const std::optional<uint32_t> value = address_.load(b, instruction.type_id(), from.offset, why);
+                    if (!value) return false;
+                    b.add(spv::OpCopyObject, instruction.type_id(), {*value}, ids_.at(result));
+                    return true;
+                }
+                default:
+                    break;
+            }
+        }
+        for (size_t i = 0; i < operands.size(); ++i) {
+            if (tracked_.contains(operands[i]) || variables_.contains(operands[i])) {
+                return fail(why, std::format("its pointer reaches {}", instruction.name()));
+            }
+        }
+        copy_instruction(to.instructions, instruction);
+        return true;
+    }
+
+    uint32_t mapped(uint32_t id) const {
+        const auto it = ids_.find(id);
+        return it != ids_.end() ? it->second : id;
+    }
+
+    static bool fail(std::string& why, std::string message) {
+        why = std::move(message);
+        return false;
+    }
+
+    LoweringState& state_;
+    ir::Module& module_;
+    ByteAddress address_;
+    std::unordered_map<uint32_t, uint32_t> ids_;          // original -> clone
+    std::unordered_map<uint32_t, Tracked> tracked_;       // original pointer values -> their offsets
+    std::unordered_map<uint32_t, uint32_t> variables_;    // original pointer variables -> the pointee of what they hold
+};
+
+}  // namespace
+
+uint32_t decode_through_words(LoweringState& state, uint32_t function, uint32_t words, std::string& why) {
+    std::vector<uint32_t> key{0x44434F44u /* "DCOD" */, function, words};
+    if (const uint32_t existing = state.find_function(key)) return existing;
+    const ir::Function* original = nullptr;
+    for (const auto& candidate : state.module().functions) {
+        if (candidate->id() == function) original = candidate.get();
+    }
+    if (!original) {
+        why = "DecodeFunc is not a function of the module";
+        return 0;
+    }
+    const uint32_t clone = DecodeClone(state, words).clone(*original, why);
+    if (clone) state.remember_function(std::move(key), clone);
+    return clone;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix
