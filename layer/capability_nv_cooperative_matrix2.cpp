@@ -25,7 +25,7 @@ constexpr VkBool32 Features::*kFeatureBits[] = {
     &Features::cooperativeMatrixBlockLoads,
 };
 
-// The feature bits the lowering implements. Tensor addressing and block loads are not there yet.
+// The feature bits the lowering implements: all seven.
 Features emulated_features() {
     Features features = vku::InitStructHelper();
     features.cooperativeMatrixWorkgroupScope = VK_TRUE;
@@ -33,6 +33,8 @@ Features emulated_features() {
     features.cooperativeMatrixReductions = VK_TRUE;
     features.cooperativeMatrixConversions = VK_TRUE;
     features.cooperativeMatrixPerElementOperations = VK_TRUE;
+    features.cooperativeMatrixTensorAddressing = VK_TRUE;
+    features.cooperativeMatrixBlockLoads = VK_TRUE;
     return features;
 }
 

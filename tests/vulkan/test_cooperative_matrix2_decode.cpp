@@ -3,7 +3,8 @@
 // Q8_0 weights (blocks of 32 with an f16 scale) read from StorageBuffer descriptors by decode
 // functions written for buffer references, against a CPU dequantization; and a GEMM whose A comes
 // through Q4_0 decoding and B (f16) through a tensor layout, with M and N not multiples of the tile
-// (Constant clamping on loads, discarded stores), against a CPU GEMM.
+// (Constant clamping on loads, discarded stores), against a CPU GEMM, lowered by the library and
+// by the layer at pipeline creation (where the layer reports tensorAddressing and blockLoads).
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
@@ -63,6 +64,7 @@ struct Run {
     std::vector<float> b;          // K x N, f16 values
     size_t outputs;
     uint32_t groups_x = 1, groups_y = 1;
+    bool through_layer = false;  // the layer lowers the shader at pipeline creation, else the library
 };
 
 constexpr float kUntouched = -7.0f;
@@ -75,13 +77,26 @@ std::vector<float> run(const Run& r) {
     features12.shaderInt8 = VK_TRUE;
     features12.vulkanMemoryModel = VK_TRUE;
     features12.bufferDeviceAddress = VK_TRUE;  // the application's decode functions stay in the module
-    Context context({.layer = false, .device_features_next = &features12});
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
+    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    coopmat2.cooperativeMatrixConversions = VK_TRUE;
+    coopmat2.cooperativeMatrixTensorAddressing = VK_TRUE;
+    coopmat2.cooperativeMatrixBlockLoads = VK_TRUE;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
+    coopmat.cooperativeMatrix = VK_TRUE;
+    if (r.through_layer) features11.pNext = &coopmat;
+    std::vector<const char*> extensions;
+    if (r.through_layer) extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};
+    Context context({.layer = r.through_layer, .device_extensions = extensions, .device_features_next = &features12});
 
-    const lowering::Target target = coopmat2_target(context.physical_device, 16384);
-    const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat2/tensor_decode.comp"), target, {});
-    EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
-    EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
-    if (!lowered.ok) return {};
+    std::vector<uint32_t> words = read_shader("tests/coopmat2/tensor_decode.comp");
+    if (!r.through_layer) {
+        const lowering::Result lowered = lowering::lower(words, coopmat2_target(context.physical_device, 16384), {});
+        EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
+        EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
+        if (!lowered.ok) return {};
+        words = lowered.words;
+    }
 
     Buffer params = context.create_buffer(r.params.size() * 4);
     std::memcpy(params.mapped, r.params.data(), r.params.size() * 4);
@@ -94,7 +109,7 @@ std::vector<float> run(const Run& r) {
     for (float& x : out.as<float>()) x = kUntouched;
     const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
     const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &r.op};
-    ComputePipeline pipeline = context.create_compute_pipeline(lowered.words, 5, 0, &specialization);
+    ComputePipeline pipeline = context.create_compute_pipeline(words, 5, 0, &specialization);
     const Buffer* buffers[] = {&params, &q4, &q8, &b, &out};
     context.dispatch(pipeline, buffers, {}, r.groups_x, r.groups_y);
     return {out.as<float>().begin(), out.as<float>().end()};
@@ -118,12 +133,12 @@ void check_tile(uint32_t op, uint32_t first_row, uint32_t first_column) {
 TEST(CooperativeMatrix2Decode, Q4_0TileMatchesCpu) { check_tile(0, 8, 64); }
 TEST(CooperativeMatrix2Decode, Q8_0TileMatchesCpu) { check_tile(1, 0, 96); }
 
-TEST(CooperativeMatrix2Decode, GemmWithQ4_0WeightsMatchesCpu) {
+void check_gemm(bool through_layer) {
     constexpr uint32_t M = 40, N = 24, K = 64;
     const Weights a = make_weights(M, K);
     std::vector<float> b(K * N);
     for (uint32_t i = 0; i < b.size(); ++i) b[i] = float(int((i * 11 + 3) % 9) - 4) / 4.0f;  // exact in f16
-    const std::vector<float> got = run({2, {M, N, K, 0, 0}, a, b, M * N, (N + 15) / 16, (M + 15) / 16});
+    const std::vector<float> got = run({2, {M, N, K, 0, 0}, a, b, M * N, (N + 15) / 16, (M + 15) / 16, through_layer});
     ASSERT_EQ(got.size(), size_t{M} * N);
     for (uint32_t m = 0; m < M; ++m) {
         for (uint32_t n = 0; n < N; ++n) {
@@ -133,6 +148,9 @@ TEST(CooperativeMatrix2Decode, GemmWithQ4_0WeightsMatchesCpu) {
         }
     }
 }
+
+TEST(CooperativeMatrix2Decode, GemmWithQ4_0WeightsMatchesCpu) { check_gemm(false); }
+TEST(CooperativeMatrix2Decode, GemmWithQ4_0WeightsThroughTheLayerMatchesCpu) { check_gemm(true); }
 
 }  // namespace
 }  // namespace vkpolyfill::test
