@@ -12,7 +12,7 @@ set -euo pipefail
 # Packages the root needs; changing this list (or anything else here) makes a new root.
 ROOT_PACKAGES="g++ cmake ninja-build ccache python3 patchelf glslang-tools glslang-dev spirv-tools
   spirv-headers libvulkan-dev vulkan-utility-libraries-dev libvulkan-volk-dev libgtest-dev
-  mesa-vulkan-drivers vulkan-tools"
+  mesa-vulkan-drivers vulkan-tools clang libclang-rt-dev"
 # Trixie's lavapipe and the libraries of it that forky no longer has under the same soname.
 LVP25_PACKAGES="mesa-vulkan-drivers mesa-libgallium libllvm19 libxml2 libicu76"
 LVP25_VERSION=25.0.7
@@ -89,6 +89,15 @@ install_lvp25_icd() {
 EOF2
 }
 
+# Whether a process runs chrooted into the directory $1.
+root_in_use() {
+  local p
+  for p in /proc/[0-9]*/root; do
+    [ "$(readlink "$p" 2>/dev/null)" = "$1" ] && return 0
+  done
+  return 1
+}
+
 main() {
   mkdir -p "$VKPOLYFILL_CACHE"
   local t0=$SECONDS
@@ -110,11 +119,13 @@ main() {
       vkpolyfill_step "arrange its library path" install_lvp25_icd "$lvp" "/$VKPOLYFILL_LVP25_REL" in_root "$VKPOLYFILL_ROOT"
       touch "$VKPOLYFILL_ROOT/.vkpolyfill-ready"
     fi
-    # Roots made by an older version of this script; only ever remove one with nothing mounted in it.
+    # Roots made by an older version of this script; only ever remove one nothing uses: no mount in
+    # it here and no process chrooted into it (env.sh mounts in private namespaces, unseen here).
     local old
     for old in "$VKPOLYFILL_CACHE"/root-*; do
       [ "$old" = "$VKPOLYFILL_ROOT" ] || [ ! -d "$old" ] && continue
       grep -q " $old/" /proc/mounts && continue
+      root_in_use "$old" && continue
       vkpolyfill_step "remove stale $(basename "$old")" rm -rf "$old"
     done
   fi
