@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the lowering's libFuzzer targets (tests/fuzz), one after the other, each for a bounded time:
+#   scripts/fuzz.sh [--seconds N] [--seed S] [TARGET...]    (default: 600 s each, a random seed, every target)
+# Builds the `fuzz` preset, seeds each target with the release build's SPIR-V (scripts/fuzz_seeds.sh),
+# and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next run), the
+# inputs that crashed (crashes/) and libFuzzer's log (log). Prints executions and crashes per target;
+# exits 1 if any target crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=600
+seed=0  # libFuzzer's "random"; a fixed seed repeats the same mutations (the test suite's short run)
+max_len=300000
+while [ $# -gt 0 ]; do
+  case $1 in
+    --seconds) seconds=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -gt 0 ] || set -- parse lower_khr_coopmat lower_nv_coopmat2 lower_tile_image lower_long_composites
+
+bash scripts/setup.sh >/dev/null
+bash scripts/build.sh fuzz
+seeds=build/fuzz/seeds
+bash scripts/fuzz_seeds.sh "$seeds" "$max_len"
+
+failed=0
+for target in "$@"; do
+  run=build/fuzz/runs/$target
+  mkdir -p "$run/corpus" "$run/crashes"
+  before=$(ls "$run/crashes" | wc -l)
+  start=$SECONDS
+  rc=0
+  scripts/env.sh "build/fuzz/tests/fuzz/vkpolyfill_fuzz_$target" -max_total_time="$seconds" -seed="$seed" \
+    -max_len="$max_len" -timeout=30 -print_final_stats=1 -artifact_prefix="$run/crashes/" "$run/corpus" "$seeds" >"$run/log" 2>&1 || rc=$?
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log" | tail -n1)
+  crashes=$(($(ls "$run/crashes" | wc -l) - before))
+  echo "[fuzz] $target: ${executions:-?} executions in $((SECONDS - start)) s, $crashes crash(es)," \
+       "corpus $(ls "$run/corpus" | wc -l) inputs (log: $run/log)"
+  if [ "$rc" != 0 ] || [ "$crashes" != 0 ]; then
+    failed=1
+    grep -m3 -E '^==[0-9]+==ERROR|runtime error|fuzz check failed|^SUMMARY' "$run/log" | sed 's/^/[fuzz]   /' || true
+  fi
+done
+exit $failed

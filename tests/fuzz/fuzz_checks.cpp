@@ -1,0 +1,56 @@
+#include "fuzz_checks.h"
+
+#include <vector>
+
+#include "ir/parser.h"
+#include "vkpolyfill/lowering/lower.h"
+
+namespace vkpolyfill::lowering::fuzz {
+
+namespace {
+
+Target target_for(Pass pass) {
+    Target target;
+    switch (pass) {
+        case Pass::KhrCooperativeMatrix:
+            target.emulate = bit(Emulated::KhrCooperativeMatrix);
+            target.subgroup_size = 8;
+            target.simd_lane_invocations = true;
+            target.max_shared_memory_bytes = 32768;
+            break;
+        case Pass::NvCooperativeMatrix2:
+            target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2);
+            target.subgroup_size = 32;
+            target.max_shared_memory_bytes = 49152;
+            break;
+        case Pass::TileImage:
+            target.emulate = bit(Emulated::ExtShaderTileImage);
+            target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = 4};
+            break;
+        case Pass::LongComposites:
+            target.emulate = bit(Emulated::IntelLongComposites);
+            break;
+    }
+    return target;
+}
+
+}  // namespace
+
+std::string parse_problem(std::span<const uint32_t> words) {
+    Diagnostics diagnostics;
+    const auto module = ir::parse(words, diagnostics);
+    if (!module) return diagnostics.list().size() == 1 ? "" : "a rejected module without exactly one diagnostic";
+    if (!diagnostics.list().empty()) return "a parsed module with diagnostics";
+    if (module->to_words() != std::vector<uint32_t>(words.begin(), words.end())) return "parse -> emit changed the words";
+    return "";
+}
+
+std::string lower_problem(std::span<const uint32_t> words, Pass pass) {
+    const Result result = lower(words, target_for(pass), Options{.module_name = "fuzz", .specialization = {}});
+    if (!result.ok) return result.diagnostics.empty() ? "lower() failed without a diagnostic" : "";
+    Diagnostics diagnostics;
+    if (ir::parse(result.words, diagnostics)) return "";
+    return "the lowered module does not parse: " + diagnostics.list()[0].message;
+}
+
+}  // namespace vkpolyfill::lowering::fuzz
