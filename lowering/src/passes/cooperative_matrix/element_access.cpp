@@ -52,6 +52,11 @@ std::optional<AccessPath> trace(const ir::Module& module, uint32_t pointer) {
     return std::nullopt;
 }
 
+bool is_integer_scalar(const ir::Module& module, uint32_t id) {
+    const ir::Instruction* type = module.find_definition(module.type_of(id));
+    return type && type->opcode() == spv::OpTypeInt;
+}
+
 uint32_t as_uint(LoweringState& state, ir::Builder& b, uint32_t value) {
     const ir::Instruction* type = state.module().find_definition(state.module().type_of(value));
     if (type->word(2) != 32) return b.add(spv::OpUConvert, state.uint_type(), {value});
@@ -119,6 +124,13 @@ std::optional<AccessPath> ElementAccess::traced(const ir::Module& module, uint32
     if (!path) {
         why = "its pointer does not come from an access chain into an array of a variable or of a "
               "PhysicalStorageBuffer pointer (pointers through OpPhi, OpSelect or parameters are not supported)";
+        return std::nullopt;
+    }
+    for (uint32_t index : path->indices) {
+        if (!is_integer_scalar(module, index)) {
+            why = "an index of its access chain is not a scalar integer";
+            return std::nullopt;
+        }
     }
     return path;
 }

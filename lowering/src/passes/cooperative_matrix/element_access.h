@@ -32,6 +32,8 @@ struct AccessPath {
 // or does not point into an array.
 std::optional<AccessPath> trace(const ir::Module& module, uint32_t pointer);
 
+// Whether `id` is a value of an integer scalar type (what as_uint() takes).
+bool is_integer_scalar(const ir::Module& module, uint32_t id);
 // An index-like integer (any width and signedness) as a 32-bit unsigned one.
 uint32_t as_uint(LoweringState& state, ir::Builder& builder, uint32_t value);
 

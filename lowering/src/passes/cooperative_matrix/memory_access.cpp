@@ -40,6 +40,7 @@ class AccessFunction {
         std::string why;
         access_ = ElementAccess::describe(state_, pointer, matrix_->component, is_store_, why);
         if (!access_) return fail(why);
+        if (!is_integer_scalar(module_, stride_)) return fail("its Stride is not a scalar integer");
 
         // Per-invocation narrow loads on a SIMD-lane driver: read whole words instead (word_view.h).
         const AccessPath& path = access_->path();
