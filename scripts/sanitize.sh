@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The lowering library's tests under AddressSanitizer + UndefinedBehaviorSanitizer (the `asan` preset):
+#   scripts/sanitize.sh [ctest args...]      (default: -R '^lowering\.')
+# Builds only what those tests need; `scripts/test.sh asan` builds and runs the whole suite under it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- -R '^lowering\.'
+start=$SECONDS
+bash scripts/setup.sh >/dev/null
+scripts/env.sh bash -c "cmake --preset asan >/dev/null && cmake --build --preset asan --parallel $(nproc) --target vkpolyfill_lowering_tests vkpolyfill-lower"
+VKPOLYFILL_BUILD_DIR=build/asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  scripts/env.sh ctest --preset asan -j "$(nproc)" "$@"
+echo "[sanitize] passed in $((SECONDS - start)) s"
