@@ -22,6 +22,13 @@ namespace {
 
 using Report = const std::function<void(std::string)>&;
 
+// Bounds far beyond any real shader's matrices (the largest flexible-dimension tiles are a few hundred
+// rows) and workgroups (devices allow about a thousand invocations), which keep a hostile module from
+// making the lowering unroll billions of components or overflow their count.
+constexpr uint64_t kMaxDimension = 4096;
+constexpr uint32_t kMaxComponentsPerInvocation = 4096;
+constexpr uint64_t kMaxWorkgroupInvocations = 65536;
+
 std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size, Report error) {
     const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size);
     if (!layout) {
@@ -59,7 +66,14 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
         error("its workgroup size is unknown");
         return std::nullopt;
     }
-    const uint32_t invocations = (**workgroup_size_)[0] * (**workgroup_size_)[1] * (**workgroup_size_)[2];
+    const uint64_t workgroup_invocations =
+        uint64_t{(**workgroup_size_)[0]} * (**workgroup_size_)[1] * (**workgroup_size_)[2];
+    if (workgroup_invocations > kMaxWorkgroupInvocations) {
+        error(std::format("a workgroup of {} invocations is beyond the lowering's {}", workgroup_invocations,
+                          kMaxWorkgroupInvocations));
+        return std::nullopt;
+    }
+    const auto invocations = static_cast<uint32_t>(workgroup_invocations);
     if (invocations % subgroup_size != 0) {
         error(std::format("a workgroup of {} invocations is not whole subgroups of {}", invocations, subgroup_size));
         return std::nullopt;
@@ -120,6 +134,11 @@ bool MatrixTypes::collect(PassContext& context) {
             error("the target's subgroup size is unknown; it is needed to spread the matrix over the subgroup");
             continue;
         }
+        if (*values[1] > kMaxDimension || *values[2] > kMaxDimension) {
+            error(std::format("a {}x{} matrix is beyond the lowering's {} rows and columns", *values[1], *values[2],
+                              kMaxDimension));
+            continue;
+        }
         const auto rows = static_cast<uint32_t>(*values[1]);
         const auto columns = static_cast<uint32_t>(*values[2]);
         const Use use = static_cast<Use>(*values[3]);
@@ -130,6 +149,11 @@ bool MatrixTypes::collect(PassContext& context) {
             type = workgroup_type(rows, columns, use, context, error);
         }
         if (!type) continue;
+        if (type->length > kMaxComponentsPerInvocation) {
+            error(std::format("a {}x{} matrix would take {} components per invocation, beyond the lowering's {}", rows,
+                              columns, type->length, kMaxComponentsPerInvocation));
+            continue;
+        }
         type->id = id;
         type->component = *component;
         type->lowered = context.types.get_type_array(component->type, context.types.get_constant_uint32(type->length));
