@@ -19,7 +19,8 @@ Target target_for(Pass pass) {
             target.max_shared_memory_bytes = 32768;
             break;
         case Pass::NvCooperativeMatrix2:
-            target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2);
+            target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2) |
+                             bit(Emulated::NvTensorAddressing);
             target.subgroup_size = 32;
             target.max_shared_memory_bytes = 49152;
             break;

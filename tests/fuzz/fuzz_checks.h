@@ -12,7 +12,7 @@ namespace vkpolyfill::lowering::fuzz {
 // The parser rejects the module with exactly one diagnostic, or parses it and emits the same words.
 std::string parse_problem(std::span<const uint32_t> words);
 
-// The capabilities' passes, one fuzz target each.
+// The capabilities' passes, one fuzz target each (NvCooperativeMatrix2 with SPV_NV_tensor_addressing).
 enum class Pass { KhrCooperativeMatrix, NvCooperativeMatrix2, TileImage, LongComposites };
 inline constexpr Pass kPasses[] = {Pass::KhrCooperativeMatrix, Pass::NvCooperativeMatrix2, Pass::TileImage,
                                    Pass::LongComposites};
