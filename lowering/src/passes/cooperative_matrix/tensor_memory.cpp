@@ -16,8 +16,8 @@
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
-// tensor_addressing.comp's results.
-constexpr uint32_t kElement = 0, kClipped = 1, kOutside = 2;
+// tensor_addressing.comp's results; its third, 1 (clipped: the element keeps its value), needs no test.
+constexpr uint32_t kElement = 0, kOutside = 2;
 
 class TensorAccessFunction {
   public:
