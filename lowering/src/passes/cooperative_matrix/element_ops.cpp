@@ -45,10 +45,15 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
     std::vector<uint32_t> parameter_types;
     for (uint32_t operand : operands) {
         const MatrixType* matrix = state.matrices.of_value(module, operand);
+        const char* problem = nullptr;
         if (matrix && matrix->length != result->length) {
-            state.context.diagnostics.error(
-                std::format("{} mixes cooperative matrices of different shapes or uses", instruction.name()),
-                instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+            problem = "mixes cooperative matrices of different shapes or uses";
+        } else if (!matrix && !component_info(module, module.type_of(operand))) {
+            problem = "has an operand that is neither a cooperative matrix nor a scalar number";
+        }
+        if (problem) {
+            state.context.diagnostics.error(std::format("{} {}", instruction.name(), problem), instruction.source_offset(),
+                                            ir::instruction_text(instruction.words(), module));
             return false;
         }
         operand_matrices.push_back(matrix);
