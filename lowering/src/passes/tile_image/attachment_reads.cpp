@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/builtin_variable.h"
+#include "passes/tile_image/read_operands.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
@@ -68,10 +69,7 @@ uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_typ
 bool AttachmentReads::lower(ir::BasicBlock& block, size_t i) {
     const ir::Instruction& instruction = *block.instructions[i];
     const uint32_t opcode = instruction.opcode();
-    if (opcode != spv::OpColorAttachmentReadEXT && opcode != spv::OpDepthAttachmentReadEXT &&
-        opcode != spv::OpStencilAttachmentReadEXT) {
-        return false;
-    }
+    if (!is_tile_image_read(opcode)) return false;
     ir::Module& module = context_.module;
     ir::TypeManager& types = context_.types;
     const uint32_t result_type = instruction.type_id();

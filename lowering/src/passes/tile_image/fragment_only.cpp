@@ -7,17 +7,9 @@
 #include <vector>
 
 #include "ir/instruction_text.h"
+#include "passes/tile_image/read_operands.h"
 
 namespace vkpolyfill::lowering::tile_image {
-namespace {
-
-bool is_tile_image_read(uint32_t opcode) {
-    return opcode == spv::OpColorAttachmentReadEXT || opcode == spv::OpDepthAttachmentReadEXT ||
-           opcode == spv::OpStencilAttachmentReadEXT;
-}
-
-}  // namespace
-
 bool report_reads_outside_fragment_shaders(const ir::Module& module, Diagnostics& diagnostics) {
     std::unordered_map<uint32_t, const ir::Function*> functions;
     for (const auto& function : module.functions) functions.emplace(function->id(), function.get());

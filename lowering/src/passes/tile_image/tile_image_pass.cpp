@@ -9,6 +9,7 @@
 #include "ir/type_order.h"
 #include "passes/tile_image/attachment_reads.h"
 #include "passes/tile_image/fragment_only.h"
+#include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
 namespace vkpolyfill::lowering {
@@ -40,6 +41,7 @@ class TileImagePass final : public Pass {
         const std::vector<TileVariable> variables = tile_image::find_tile_variables(context.module, context.diagnostics);
         if (context.diagnostics.has_errors()) return false;
         if (tile_image::report_reads_outside_fragment_shaders(context.module, context.diagnostics)) return false;
+        if (tile_image::report_malformed_reads(context.module, context.diagnostics)) return false;
         ir::Module& module = context.module;
         const bool dynamic_index = indexes_dynamically(module, variables);
         rewrite_types(module, context.target.tile_image.samples > 1);
