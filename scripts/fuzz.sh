@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Runs the lowering's libFuzzer targets (tests/fuzz), one after the other, each for a bounded time:
+# Runs the lowering's libFuzzer targets (tests/fuzz), one after the other, each for a bounded time or count:
 #   scripts/fuzz.sh [--seconds N] [--seed S] [TARGET...]    (default: 600 s each, a random seed, every target)
+#   scripts/fuzz.sh --runs N --seed S [TARGET...]          (N inputs each from the seeds alone: repeatable)
 # Builds the `fuzz` preset, seeds each target with the release build's SPIR-V (scripts/fuzz_seeds.sh),
-# and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next run), the
+# and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next timed run), the
 # inputs that crashed (crashes/) and libFuzzer's log (log). Prints executions and crashes per target;
 # exits 1 if any target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
+runs=0  # a bounded count instead of a bounded time: with a fixed seed the same inputs on any machine
 seed=0  # libFuzzer's "random"; a fixed seed repeats the same mutations (the test suite's short run)
 max_len=300000
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -27,16 +30,23 @@ bash scripts/fuzz_seeds.sh "$seeds" "$max_len"
 failed=0
 for target in "$@"; do
   run=build/fuzz/runs/$target
-  mkdir -p "$run/corpus" "$run/crashes"
+  corpus=$run/corpus
+  limit=(-max_total_time="$seconds")
+  if [ "$runs" != 0 ]; then  # a repeatable run grows a corpus of its own, from the seeds alone
+    corpus=$run/corpus-runs
+    rm -rf "$corpus"
+    limit=(-runs="$runs")
+  fi
+  mkdir -p "$corpus" "$run/crashes"
   before=$(ls "$run/crashes" | wc -l)
   start=$SECONDS
   rc=0
-  scripts/env.sh "build/fuzz/tests/fuzz/vkpolyfill_fuzz_$target" -max_total_time="$seconds" -seed="$seed" \
-    -max_len="$max_len" -timeout=30 -print_final_stats=1 -artifact_prefix="$run/crashes/" "$run/corpus" "$seeds" >"$run/log" 2>&1 || rc=$?
+  scripts/env.sh "build/fuzz/tests/fuzz/vkpolyfill_fuzz_$target" "${limit[@]}" -seed="$seed" \
+    -max_len="$max_len" -timeout=30 -print_final_stats=1 -artifact_prefix="$run/crashes/" "$corpus" "$seeds" >"$run/log" 2>&1 || rc=$?
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log" | tail -n1)
   crashes=$(($(ls "$run/crashes" | wc -l) - before))
   echo "[fuzz] $target: ${executions:-?} executions in $((SECONDS - start)) s, $crashes crash(es)," \
-       "corpus $(ls "$run/corpus" | wc -l) inputs (log: $run/log)"
+       "corpus $(ls "$corpus" | wc -l) inputs (log: $run/log)"
   if [ "$rc" != 0 ] || [ "$crashes" != 0 ]; then
     failed=1
     grep -m3 -E '^==[0-9]+==ERROR|runtime error|fuzz check failed|^SUMMARY' "$run/log" | sed 's/^/[fuzz]   /' || true

@@ -144,6 +144,31 @@ TEST(TileImagePass, AVariableWithoutLocationIsReportedNotGuessed) {
     EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpVariable")) << messages(result);
 }
 
+// Reads spirv-val rejects but an application may pass unvalidated: each is reported, naming the read,
+// before anything is rewritten (a vector of billions of components once exhausted memory).
+TEST(TileImagePass, AMalformedReadIsReportedNotLowered) {
+    const struct {
+        std::string_view from, to, why;
+    } cases[] = {
+        {"%v2float = OpTypeVector %float 2", "%v2float = OpTypeVector %float 4000000000", "vector of 2 to 4 numbers"},
+        {"%texel = OpColorAttachmentReadEXT %uint %uimg", "%texel = OpColorAttachmentReadEXT %int %uimg", "sampled type"},
+        {"%texel = OpColorAttachmentReadEXT %uint %uimg", "%texel = OpColorAttachmentReadEXT %uint %uint_1", "not a TileImageDataEXT image"},
+        {"%pair = OpColorAttachmentReadEXT %v2float %img %uint_1", "%pair = OpColorAttachmentReadEXT %v2float %img %float", "Sample"},
+        {"%depth = OpDepthAttachmentReadEXT %float %uint_1", "%depth = OpDepthAttachmentReadEXT %int %uint_1", "32-bit float"},
+        {"%stencil = OpStencilAttachmentReadEXT %int", "%stencil = OpStencilAttachmentReadEXT %float", "32-bit integer"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.to);
+        std::string text(kEveryRead);
+        text.replace(text.find(c.from), c.from.size(), c.to);
+        const Result result = lower(assemble(text), emulating_tile_image(1), {});
+        ASSERT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_TRUE(contains(result.diagnostics.front().message, c.why)) << messages(result);
+        EXPECT_TRUE(contains(result.diagnostics.front().instruction, "AttachmentReadEXT")) << messages(result);
+    }
+}
+
 // A read in a function a vertex shader calls: spirv-val rejects the input, but an application may not
 // validate, and the lowered input-attachment read would reach the driver in a vertex shader.
 constexpr std::string_view kReadInAVertexShader = R"(

@@ -38,6 +38,7 @@ std::optional<AccessPath> trace(const ir::Module& module, uint32_t pointer) {
         AccessPath path;
         path.base = current;
         path.storage_class = storage_class_of(module, current);
+        if (path.storage_class == ~0u) return std::nullopt;  // its type is not a pointer type
         if (definition->opcode() == spv::OpVariable) {
             path.base_is_global = path.storage_class != spv::StorageClassFunction;
         } else if (path.storage_class != spv::StorageClassPhysicalStorageBuffer) {
