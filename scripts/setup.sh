@@ -12,7 +12,7 @@ set -euo pipefail
 # Packages the root needs; changing this list (or anything else here) makes a new root.
 ROOT_PACKAGES="g++ cmake ninja-build ccache python3 patchelf glslang-tools glslang-dev spirv-tools
   spirv-headers libvulkan-dev vulkan-utility-libraries-dev libvulkan-volk-dev libgtest-dev
-  mesa-vulkan-drivers vulkan-tools clang libclang-rt-dev"
+  mesa-vulkan-drivers vulkan-tools clang libclang-rt-dev gnuplot-nox"
 # Trixie's lavapipe and the libraries of it that forky no longer has under the same soname.
 LVP25_PACKAGES="mesa-vulkan-drivers mesa-libgallium libllvm19 libxml2 libicu76"
 LVP25_VERSION=25.0.7
@@ -98,9 +98,29 @@ root_in_use() {
   return 1
 }
 
+# Roots made by an older version of this script; only ever removes one nothing uses: no mount in it
+# here and no process chrooted into it (env.sh mounts in private namespaces, unseen here). Clones
+# not yet rebased still use the older root, so it stays for a day after the current one was made;
+# a root made after the current one belongs to a newer script and stays too.
+remove_stale_roots() {
+  local old
+  [ -n "$(find "$VKPOLYFILL_ROOT/.vkpolyfill-ready" -mmin +1440)" ] || return 0
+  for old in "$VKPOLYFILL_CACHE"/root-* "$VKPOLYFILL_CACHE"/forky-*; do
+    case $old in "$VKPOLYFILL_ROOT"|*.partial) continue ;; esac
+    [ -d "$old" ] || continue
+    [ "$old/.vkpolyfill-ready" -nt "$VKPOLYFILL_ROOT/.vkpolyfill-ready" ] && continue
+    grep -q " $old/" /proc/mounts && continue
+    root_in_use "$old" && continue
+    vkpolyfill_step "remove stale $(basename "$old")" rm -rf "$old"
+  done
+}
+
 main() {
   mkdir -p "$VKPOLYFILL_CACHE"
   local t0=$SECONDS
+  # One set-up at a time per cache: a second one waits, then finds the root ready.
+  exec 9>"$VKPOLYFILL_CACHE/setup.lock"
+  flock 9
   if vkpolyfill_host_is_modern; then
     echo "[setup] host packages are new enough: using them directly"
     local lvp="$VKPOLYFILL_CACHE/lvp25-$VKPOLYFILL_ENV_KEY"
@@ -119,15 +139,7 @@ main() {
       vkpolyfill_step "arrange its library path" install_lvp25_icd "$lvp" "/$VKPOLYFILL_LVP25_REL" in_root "$VKPOLYFILL_ROOT"
       touch "$VKPOLYFILL_ROOT/.vkpolyfill-ready"
     fi
-    # Roots made by an older version of this script; only ever remove one nothing uses: no mount in
-    # it here and no process chrooted into it (env.sh mounts in private namespaces, unseen here).
-    local old
-    for old in "$VKPOLYFILL_CACHE"/root-*; do
-      [ "$old" = "$VKPOLYFILL_ROOT" ] || [ ! -d "$old" ] && continue
-      grep -q " $old/" /proc/mounts && continue
-      root_in_use "$old" && continue
-      vkpolyfill_step "remove stale $(basename "$old")" rm -rf "$old"
-    done
+    remove_stale_roots
   fi
   vkpolyfill_step "check both drivers" "$VKPOLYFILL_REPO/scripts/env.sh" sh -c \
     'for icd in "$VKPOLYFILL_ICD_PLAIN" "$VKPOLYFILL_ICD_NATIVE"; do

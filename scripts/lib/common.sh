@@ -16,8 +16,10 @@ fi
 export VKPOLYFILL_CACHE
 
 # The root is keyed by the set-up script's content: editing the package list makes a new root.
+# Named forky-*: set-up scripts before the lock removed every other root-* they saw, even one
+# another clone's set-up was still making.
 VKPOLYFILL_ENV_KEY=$(sha256sum "$VKPOLYFILL_SETUP_SCRIPT" | cut -c1-12)
-VKPOLYFILL_ROOT="$VKPOLYFILL_CACHE/root-$VKPOLYFILL_ENV_KEY"
+VKPOLYFILL_ROOT="$VKPOLYFILL_CACHE/forky-$VKPOLYFILL_ENV_KEY"
 # Trixie's lavapipe 25.0.7: inside the root when there is one, in the cache on a modern host.
 VKPOLYFILL_LVP25_REL=opt/lvp25
 
