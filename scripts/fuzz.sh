@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || set -- parse lower_khr_coopmat lower_nv_coopmat2 lower_tile_image lower_long_composites
+[ $# -gt 0 ] || set -- parse lower_khr_coopmat lower_nv_coopmat2 lower_tile_image lower_long_composites lower_arm_tensors
 
 bash scripts/setup.sh >/dev/null
 bash scripts/build.sh fuzz

@@ -1,5 +1,6 @@
 #include "emulated_sets.h"
 
+#include "passes/arm_tensors/arm_tensors_pass.h"
 #include "passes/cooperative_matrix/cooperative_matrix_pass.h"
 #include "passes/long_composites/long_composites_pass.h"
 #include "passes/tile_image/tile_image_pass.h"
@@ -54,7 +55,8 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
      kNvCooperativeMatrix2Extensions, &make_cooperative_matrix_pass},
     {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,
      kNvTensorAddressingExtensions, &make_cooperative_matrix_pass},
-    {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions, nullptr},
+    {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions,
+     &make_arm_tensors_pass},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
      kExtShaderTileImageExtensions, &make_tile_image_pass},
 };

@@ -31,6 +31,9 @@ Target target_for(Pass pass) {
         case Pass::LongComposites:
             target.emulate = bit(Emulated::IntelLongComposites);
             break;
+        case Pass::ArmTensors:
+            target.emulate = bit(Emulated::ArmTensors);
+            break;
     }
     return target;
 }

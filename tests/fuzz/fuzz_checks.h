@@ -13,9 +13,9 @@ namespace vkpolyfill::lowering::fuzz {
 std::string parse_problem(std::span<const uint32_t> words);
 
 // The capabilities' passes, one fuzz target each (NvCooperativeMatrix2 with SPV_NV_tensor_addressing).
-enum class Pass { KhrCooperativeMatrix, NvCooperativeMatrix2, TileImage, LongComposites };
+enum class Pass { KhrCooperativeMatrix, NvCooperativeMatrix2, TileImage, LongComposites, ArmTensors };
 inline constexpr Pass kPasses[] = {Pass::KhrCooperativeMatrix, Pass::NvCooperativeMatrix2, Pass::TileImage,
-                                   Pass::LongComposites};
+                                   Pass::LongComposites, Pass::ArmTensors};
 
 // lower() with a Target emulating `pass`'s capability fails with a diagnostic or returns a module
 // that parses.

@@ -1,0 +1,529 @@
+// The SPV_ARM_tensors pass against the layer contract (vkpolyfill/lowering/arm_tensors.h) and the
+// Vulkan rules for tensor accesses, checked on the output's words read independently (spirv_facts.h):
+// every tensor module of the corpus (every element type, ranks 1-8, arrays of tensors, functions,
+// vertex and fragment shaders, SPIR-V 1.5 and 1.6, with and without spirv-opt) lowers to SPIR-V that
+// spirv-val accepts for its Vulkan version; each tensor binding becomes the two aliased storage-buffer
+// variables of the contract indexed 2i / 2i + 1; every data load is at an offset forced to 0 outside
+// the tensor and every data store sits behind a branch. Hand-written modules cover what GLSL cannot
+// write (SPIR-V 1.0, 16- and 64-bit signed coordinates, memory-model operands, tensors passed by
+// value, specialization-constant ranks) and the inputs the pass must refuse with a diagnostic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <spirv/unified1/spirv.hpp>
+#include <string>
+
+#include "diagnostic_text.h"
+#include "spirv_corpus.h"
+#include "spirv_facts.h"
+#include "spirv_text.h"
+#include "vkpolyfill/lowering/arm_tensors.h"
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
+
+namespace vkpolyfill::lowering::test {
+namespace {
+
+constexpr uint32_t kVulkan10 = 1u << 22;
+constexpr uint32_t kVulkan12 = (1u << 22) | (2u << 12);
+constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
+constexpr uint32_t kShapeWords = sizeof(TensorShapeRecord) / 4;
+
+Target emulating_tensors() {
+    Target target;
+    target.emulate = bit(Emulated::ArmTensors);
+    return target;
+}
+
+// The Vulkan version whose SPIR-V the module is (1.5: Vulkan 1.2, 1.6: Vulkan 1.3).
+uint32_t vulkan_version_for(const Words& words) { return words[1] <= 0x00010500u ? kVulkan12 : kVulkan13; }
+
+// A tensor variable of the input.
+struct InputTensor {
+    uint32_t set = 0, binding = 0;
+    uint32_t count = 1;          // array length, 0 for a runtime array
+    uint32_t element_bytes = 0;  // as stored: a bool is one byte
+    uint32_t rank = 0;           // 0 when not an OpConstant
+};
+
+std::vector<InputTensor> input_tensors(const SpirvFacts& in) {
+    std::vector<InputTensor> tensors;
+    for (const auto& [id, words] : in.definitions) {
+        if ((words[0] & 0xFFFFu) != spv::OpVariable || words[3] != spv::StorageClassUniformConstant) continue;
+        uint32_t pointee = in.definitions.at(words[1])[3];
+        InputTensor tensor;
+        if (in.opcode_of(pointee) == spv::OpTypeArray || in.opcode_of(pointee) == spv::OpTypeRuntimeArray) {
+            const Words& array = in.definitions.at(pointee);
+            tensor.count = in.opcode_of(pointee) == spv::OpTypeArray ? in.constant(array[3]).value_or(0) : 0;
+            pointee = array[2];
+        }
+        if (in.opcode_of(pointee) != spv::OpTypeTensorARM) continue;
+        const Words& type = in.definitions.at(pointee);
+        const Words& element = in.definitions.at(type[2]);
+        tensor.element_bytes = (element[0] & 0xFFFFu) == spv::OpTypeBool ? 1 : element[2] / 8;
+        tensor.rank = type.size() > 3 ? in.constant(type[3]).value_or(0) : 0;
+        tensor.set = in.decoration(id, spv::DecorationDescriptorSet).value();
+        tensor.binding = in.decoration(id, spv::DecorationBinding).value();
+        tensors.push_back(tensor);
+    }
+    return tensors;
+}
+
+bool is_uint(const SpirvFacts& f, uint32_t type) {
+    return f.opcode_of(type) == spv::OpTypeInt && f.definitions.at(type)[2] == 32 && f.definitions.at(type)[3] == 0;
+}
+
+// The two storage-buffer variables at a tensor's set and binding: the data buffers (a Block of one
+// runtime array of elements) and the shape records (a Block of 20 uints).
+struct Pair {
+    uint32_t data = 0, shape = 0;
+};
+
+Pair lowered_pair(const SpirvFacts& out, const InputTensor& tensor) {
+    Pair pair;
+    size_t found = 0;
+    for (const auto& [id, words] : out.definitions) {
+        if ((words[0] & 0xFFFFu) != spv::OpVariable || out.decoration(id, spv::DecorationDescriptorSet) != tensor.set ||
+            out.decoration(id, spv::DecorationBinding) != tensor.binding) {
+            continue;
+        }
+        ++found;
+        EXPECT_EQ(words[3], spv::StorageClassStorageBuffer);
+        const Words& descriptors = out.definitions.at(out.definitions.at(words[1])[3]);
+        if (tensor.count == 0) {
+            EXPECT_EQ(descriptors[0] & 0xFFFFu, spv::OpTypeRuntimeArray);
+        } else {
+            EXPECT_EQ(descriptors[0] & 0xFFFFu, spv::OpTypeArray);
+            EXPECT_EQ(out.constant(descriptors[3]), 2 * tensor.count) << "descriptorCount 2N";
+        }
+        const uint32_t block = descriptors[2];
+        EXPECT_TRUE(out.decoration(block, spv::DecorationBlock).has_value());
+        EXPECT_EQ(out.member_decoration(block, 0, spv::DecorationOffset), 0u);
+        const uint32_t member = out.definitions.at(block)[2];
+        const Words& array = out.definitions.at(member);
+        if ((array[0] & 0xFFFFu) == spv::OpTypeRuntimeArray) {
+            pair.data = id;
+            EXPECT_EQ(out.decoration(member, spv::DecorationArrayStride), tensor.element_bytes);
+        } else {
+            pair.shape = id;
+            EXPECT_TRUE(is_uint(out, array[2]));
+            EXPECT_EQ(out.constant(array[3]), kShapeWords);
+            EXPECT_EQ(out.decoration(member, spv::DecorationArrayStride), 4u);
+        }
+    }
+    EXPECT_EQ(found, 2u) << "set " << tensor.set << " binding " << tensor.binding;
+    return pair;
+}
+
+// The arguments a function parameter receives, at every call.
+std::vector<uint32_t> arguments_of(const SpirvFacts& f, uint32_t parameter) {
+    uint32_t function = 0, index = 0;
+    for (const CodeInstruction& i : f.code) {
+        const uint32_t opcode = i.words[0] & 0xFFFFu;
+        if (opcode == spv::OpFunction) function = i.words[2], index = 0;
+        if (opcode == spv::OpFunctionParameter && i.words[2] == parameter) break;
+        if (opcode == spv::OpFunctionParameter) ++index;
+    }
+    std::vector<uint32_t> arguments;
+    for (const CodeInstruction& i : f.code) {
+        if ((i.words[0] & 0xFFFFu) == spv::OpFunctionCall && i.words[3] == function) arguments.push_back(i.words[4 + index]);
+    }
+    return arguments;
+}
+
+// 2i: a constant even number or x * 2, or a parameter that is one at every call.
+bool is_data_index(const SpirvFacts& f, uint32_t id) {
+    if (const auto value = f.constant(id)) return *value % 2 == 0;
+    if (f.opcode_of(id) == spv::OpFunctionParameter) {
+        const std::vector<uint32_t> arguments = arguments_of(f, id);
+        return !arguments.empty() && std::ranges::all_of(arguments, [&](uint32_t a) { return is_data_index(f, a); });
+    }
+    if (f.opcode_of(id) != spv::OpIMul) return false;
+    const Words& mul = f.definitions.at(id);
+    return f.constant(mul[3]) == 2u || f.constant(mul[4]) == 2u;
+}
+
+// 2i + 1: a constant odd number or 2i + 1.
+bool is_shape_index(const SpirvFacts& f, uint32_t id) {
+    if (const auto value = f.constant(id)) return *value % 2 == 1;
+    if (f.opcode_of(id) != spv::OpIAdd) return false;
+    const Words& add = f.definitions.at(id);
+    return (f.constant(add[4]) == 1u && is_data_index(f, add[3])) || (f.constant(add[3]) == 1u && is_data_index(f, add[4]));
+}
+
+struct ContractCheck {
+    std::set<uint32_t> shape_words;  // shape-record words read, over every tensor
+    size_t data_loads = 0, data_stores = 0, non_uniform_chains = 0, dynamic_chains = 0;
+};
+
+// Everything the contract and the Vulkan rules say about the output of `in`.
+ContractCheck check_contract(const Words& in_words, const Words& out_words) {
+    const SpirvFacts in = read_facts(in_words);
+    const SpirvFacts out = read_facts(out_words);
+    ContractCheck check;
+    EXPECT_FALSE(out.capabilities.contains(spv::CapabilityTensorsARM));
+    EXPECT_FALSE(out.extensions.contains("SPV_ARM_tensors"));
+    std::set<uint32_t> data_variables, shape_variables;
+    for (const InputTensor& tensor : input_tensors(in)) {
+        const Pair pair = lowered_pair(out, tensor);
+        data_variables.insert(pair.data);
+        shape_variables.insert(pair.shape);
+        EXPECT_TRUE(tensor.element_bytes != 1 || out.capabilities.contains(spv::CapabilityStorageBuffer8BitAccess));
+        EXPECT_TRUE(tensor.element_bytes != 2 || out.capabilities.contains(spv::CapabilityStorageBuffer16BitAccess));
+    }
+    std::set<uint32_t> data_chains;
+    std::set<uint32_t> guarded_blocks;  // true targets of conditional branches
+    for (const CodeInstruction& i : out.code) {
+        const Words& w = i.words;
+        const uint32_t opcode = w[0] & 0xFFFFu;
+        if (opcode == spv::OpBranchConditional) guarded_blocks.insert(w[2]);
+        if (opcode != spv::OpAccessChain) continue;
+        const bool data = data_variables.contains(w[3]), shape = shape_variables.contains(w[3]);
+        if (!data && !shape) continue;
+        EXPECT_EQ(w.size(), 7u) << "descriptor, member 0, element";
+        EXPECT_EQ(out.constant(w[5]), 0u);
+        EXPECT_TRUE(data ? is_data_index(out, w[4]) : is_shape_index(out, w[4])) << "descriptor index of %" << w[2];
+        const bool non_uniform = out.decoration(w[2], spv::DecorationNonUniform).has_value();
+        check.non_uniform_chains += non_uniform;
+        check.dynamic_chains += !out.constant(w[4]).has_value();
+        if (data) data_chains.insert(w[2]);
+        if (shape) {
+            const auto word = out.constant(w[6]);
+            EXPECT_TRUE(word.has_value()) << "shape words are read at constant indexes";
+            if (word) check.shape_words.insert(*word);
+        }
+    }
+    for (const CodeInstruction& i : out.code) {
+        const Words& w = i.words;
+        const uint32_t opcode = w[0] & 0xFFFFu;
+        if (opcode == spv::OpLoad && data_chains.contains(w[3])) {
+            ++check.data_loads;
+            // The offset: OpSelect(in_bounds, offset, 0), so no load leaves the tensor.
+            const uint32_t offset = out.definitions.at(w[3])[6];
+            EXPECT_EQ(out.opcode_of(offset), spv::OpSelect) << "load %" << w[2];
+            EXPECT_TRUE(out.opcode_of(offset) != spv::OpSelect || out.constant(out.definitions.at(offset)[5]) == 0u);
+        }
+        if (opcode == spv::OpStore && data_chains.contains(w[1])) {
+            ++check.data_stores;
+            EXPECT_TRUE(guarded_blocks.contains(i.block)) << "a data store outside an in-bounds branch";
+        }
+    }
+    if (check.non_uniform_chains) {
+        EXPECT_TRUE(out.capabilities.contains(spv::CapabilityStorageBufferArrayNonUniformIndexing));
+        EXPECT_TRUE(out.capabilities.contains(spv::CapabilityShaderNonUniform));
+    }
+    EXPECT_TRUE(!check.dynamic_chains || out.capabilities.contains(spv::CapabilityStorageBufferArrayDynamicIndexing));
+    return check;
+}
+
+Result lower_tensors(const Words& words, const Options& options = {}) { return lower(words, emulating_tensors(), options); }
+
+bool is_tensor_module(const CorpusModule& module) {
+    return (scan_emulated_capabilities(module.words) & bit(Emulated::ArmTensors)) != 0;
+}
+
+TEST(ArmTensorsPass, EveryTensorModuleLowersToValidSpirvKeepingTheContract) {
+    size_t lowered = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!is_tensor_module(module)) continue;
+        SCOPED_TRACE(module.name);
+        const Result result = lower_tensors(module.words);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_TRUE(result.changed);
+        EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+        EXPECT_EQ(validate(result.words, vulkan_version_for(module.words)), "");
+        const ContractCheck check = check_contract(module.words, result.words);
+        EXPECT_GT(check.data_loads, 0u);
+        EXPECT_TRUE(module.name.starts_with("vertex") || check.data_stores > 0);
+        ++lowered;
+    }
+    EXPECT_GE(lowered, 50u) << "the corpus lacks the shaders/tests/arm_tensors modules";
+}
+
+// Ranks 1-8: a read and a write with coordinates of RANK entries compare every coordinate with its
+// dimension and use every stride; nothing past the rank is read from the shape record.
+TEST(ArmTensorsPass, EveryRankChecksEveryCoordinate) {
+    size_t ranks = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!module.name.starts_with("ranks_") || module.name.ends_with("+opt")) continue;
+        SCOPED_TRACE(module.name);
+        const uint32_t rank = static_cast<uint32_t>(module.name[6] - '0');
+        const Result result = lower_tensors(module.words);
+        ASSERT_TRUE(result.ok) << messages(result);
+        const ContractCheck check = check_contract(module.words, result.words);
+        std::set<uint32_t> expected;
+        for (uint32_t d = 0; d < rank; ++d) {
+            expected.insert(kTensorShapeDimensionsWord + d);
+            expected.insert(kTensorShapeStridesWord + d);
+        }
+        EXPECT_EQ(check.shape_words, expected);
+        EXPECT_GE(read_facts(result.words).count(spv::OpULessThan), 2u * rank) << "a read and a write of rank " << rank;
+        ++ranks;
+    }
+    EXPECT_EQ(ranks, 8u);
+}
+
+// tables[2] (a constant: descriptors 4 and 5), tables[pick] (dynamically uniform) and
+// tables[nonuniformEXT(i % 4)] (NonUniform carried over to every access of that tensor).
+TEST(ArmTensorsPass, ArraysOfTensorsKeepConstantDynamicAndNonUniformIndexes) {
+    for (const CorpusModule& module : corpus()) {
+        if (!module.name.starts_with("arrays.comp")) continue;
+        SCOPED_TRACE(module.name);
+        const Result result = lower_tensors(module.words);
+        ASSERT_TRUE(result.ok) << messages(result);
+        const ContractCheck check = check_contract(module.words, result.words);
+        EXPECT_GT(check.non_uniform_chains, 0u);
+        EXPECT_GT(check.dynamic_chains, check.non_uniform_chains) << "the uniform pick is dynamic, not NonUniform";
+        const std::string text = disassemble(result.words);
+        EXPECT_TRUE(contains(text, "%uint_4 %uint_0")) << "tables[2]'s data is descriptor 4\n" << text;
+        EXPECT_TRUE(contains(text, "%uint_5 %uint_0")) << "tables[2]'s shape record is descriptor 5\n" << text;
+    }
+}
+
+// What GLSL cannot write: 16- and 64-bit signed coordinates (negative ones out of bounds), a tensor
+// passed by value, a Rank from a specialization constant, memory-model tensor operands, Nontemporal.
+constexpr std::string_view kHandWritten = R"(
+OpCapability Shader
+OpCapability Int16
+OpCapability Int64
+OpCapability TensorsARM
+OpCapability VulkanMemoryModel
+OpExtension "SPV_ARM_tensors"
+OpExtension "SPV_KHR_vulkan_memory_model"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main" %src %dst %gid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %src DescriptorSet 0
+OpDecorate %src Binding 0
+OpDecorate %dst DescriptorSet 0
+OpDecorate %dst Binding 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %rank SpecId 3
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%short = OpTypeInt 16 1
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%v3uint = OpTypeVector %uint 3
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%device = OpConstant %uint 1
+%rank = OpSpecConstant %uint 2
+%float_m1 = OpConstant %float -1
+%tensor = OpTypeTensorARM %float %rank
+%ptr_tensor = OpTypePointer UniformConstant %tensor
+%src = OpVariable %ptr_tensor UniformConstant
+%dst = OpVariable %ptr_tensor UniformConstant
+%ptr_in = OpTypePointer Input %v3uint
+%gid = OpVariable %ptr_in Input
+%short_coords = OpTypeArray %short %uint_2
+%long_coords = OpTypeArray %long %uint_2
+%float3 = OpTypeArray %float %uint_3
+%rfn = OpTypeFunction %float %tensor %short
+%read = OpFunction %float None %rfn
+%t = OpFunctionParameter %tensor
+%x = OpFunctionParameter %short
+%rl = OpLabel
+%c = OpCompositeConstruct %short_coords %x %x
+%v = OpTensorReadARM %float %t %c OutOfBoundsValueARM|MakeElementVisibleARM|NonPrivateElementARM %float_m1 %device
+OpReturnValue %v
+OpFunctionEnd
+%main = OpFunction %void None %fn
+%ml = OpLabel
+%g = OpLoad %v3uint %gid
+%g0 = OpCompositeExtract %uint %g 0
+%gs = OpBitcast %int %g0
+%s = OpSConvert %short %gs
+%l = OpSConvert %long %gs
+%ls = OpSNegate %long %l
+%tv = OpLoad %tensor %src
+%value = OpFunctionCall %float %read %tv %s
+%lc = OpCompositeConstruct %long_coords %ls %l
+%arr = OpTensorReadARM %float3 %tv %lc NontemporalARM
+%a1 = OpCompositeExtract %float %arr 1
+%sum = OpFAdd %float %value %a1
+%dv = OpLoad %tensor %dst
+%size = OpTensorQuerySizeARM %short %dv %uint_1
+%sf = OpConvertSToF %float %size
+%out = OpFAdd %float %sum %sf
+OpTensorWriteARM %dv %lc %out MakeElementAvailableARM|NonPrivateElementARM %device
+OpTensorWriteARM %dv %lc %arr
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(ArmTensorsPass, WideAndNarrowSignedCoordinatesMemoryOperandsAndTensorValues) {
+    const Words words = assemble(kHandWritten);
+    ASSERT_EQ(validate(words, kVulkan13), "") << "the input is valid SPIR-V";
+    const Result result = lower_tensors(words);
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const ContractCheck check = check_contract(words, result.words);
+    EXPECT_EQ(check.data_loads, 4u);   // one scalar read, one array read of three
+    EXPECT_EQ(check.data_stores, 2u);  // two store functions: one per set of memory operands
+    const std::string text = disassemble(result.words);
+    EXPECT_TRUE(contains(text, "MakePointerVisible|NonPrivatePointer")) << text;
+    EXPECT_TRUE(contains(text, "MakePointerAvailable|NonPrivatePointer")) << text;
+    EXPECT_TRUE(contains(text, "Nontemporal")) << text;
+    EXPECT_TRUE(contains(text, "OpCapability VulkanMemoryModelDeviceScope")) << text;
+    // 16-bit coordinates are sign-extended (negatives stay out of bounds); 64-bit ones are compared
+    // at 64 bits with the dimension widened.
+    EXPECT_TRUE(contains(text, "OpSConvert %int")) << text;
+    EXPECT_TRUE(contains(text, "OpUConvert %ulong")) << text;
+    // The tensor parameter is now the tensor's index in its binding.
+    EXPECT_TRUE(contains(text, "OpFunctionParameter %uint")) << text;
+}
+
+TEST(ArmTensorsPass, ASpecializedRankIsTheOneLowered) {
+    Options options;
+    options.specialization.push_back({3, {3, 0, 0, 0}});  // rank 3: the two coordinates no longer fit
+    const Result result = lower_tensors(assemble(kHandWritten), options);
+    ASSERT_FALSE(result.ok);
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "not an array of 3 integers")) << messages(result);
+}
+
+// SPIR-V 1.0: the StorageBuffer class, 8-bit storage and descriptor indexing come as extensions, and
+// interfaces keep listing only Input and Output variables.
+constexpr std::string_view kSpirv10 = R"(
+OpCapability Shader
+OpCapability Int8
+OpCapability TensorsARM
+OpCapability StorageTensorArrayNonUniformIndexingARM
+OpCapability ShaderNonUniform
+OpExtension "SPV_ARM_tensors"
+OpExtension "SPV_EXT_descriptor_indexing"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %gid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %tables DescriptorSet 1
+OpDecorate %tables Binding 2
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %index NonUniform
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uchar = OpTypeInt 8 0
+%v3uint = OpTypeVector %uint 3
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_3 = OpConstant %uint 3
+%tensor = OpTypeTensorARM %uchar %uint_1
+%tables_t = OpTypeArray %tensor %uint_3
+%ptr_tables = OpTypePointer UniformConstant %tables_t
+%ptr_tensor = OpTypePointer UniformConstant %tensor
+%tables = OpVariable %ptr_tables UniformConstant
+%ptr_in = OpTypePointer Input %v3uint
+%gid = OpVariable %ptr_in Input
+%coords_t = OpTypeArray %uint %uint_1
+%main = OpFunction %void None %fn
+%ml = OpLabel
+%g = OpLoad %v3uint %gid
+%g0 = OpCompositeExtract %uint %g 0
+%index = OpUMod %uint %g0 %uint_3
+%element = OpAccessChain %ptr_tensor %tables %index
+%t = OpLoad %tensor %element
+%c = OpCompositeConstruct %coords_t %g0
+%v = OpTensorReadARM %uchar %t %c
+%n = OpTensorQuerySizeARM %uint %t %uint_0
+%c2 = OpCompositeConstruct %coords_t %n
+OpTensorWriteARM %t %c2 %v
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(ArmTensorsPass, SpirV10GetsTheExtensionsItNeeds) {
+    Words words = assemble(kSpirv10);
+    words[1] = 0x00010000;
+    const Result result = lower_tensors(words);
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan10), "");
+    const SpirvFacts out = read_facts(result.words);
+    EXPECT_TRUE(out.extensions.contains("SPV_KHR_storage_buffer_storage_class"));
+    EXPECT_TRUE(out.extensions.contains("SPV_KHR_8bit_storage"));
+    EXPECT_TRUE(out.capabilities.contains(spv::CapabilityStorageBufferArrayNonUniformIndexing));
+    const ContractCheck check = check_contract(words, result.words);
+    EXPECT_GT(check.non_uniform_chains, 0u);
+    EXPECT_TRUE(contains(disassemble(result.words), "\"main\" %gl_GlobalInvocationID\n")) << "only Input and Output listed";
+}
+
+// What the pass must refuse (most of these spirv-val rejects too, but an application may not
+// validate): each edit of kHandWritten, the words its diagnostic must say, and the instruction it names.
+struct Refusal {
+    std::string_view from, to, message, instruction;
+};
+
+constexpr Refusal kRefusals[] = {
+    {"OpDecorate %dst Binding 1\n", "", "no DescriptorSet or Binding", "OpVariable"},
+    {"%rank = OpSpecConstant %uint 2", "%rank = OpSpecConstant %uint 9", "Rank is not a constant from 1 to 8",
+     "OpTensorReadARM"},
+    {"%tensor = OpTypeTensorARM %float %rank", "%tensor = OpTypeTensorARM %float", "unranked tensor", "OpTensor"},
+    {"OutOfBoundsValueARM|MakeElementVisibleARM|NonPrivateElementARM %float_m1 %device",
+     "OutOfBoundsValueARM|MakeElementVisibleARM|NonPrivateElementARM %uint_1 %device", "not of the tensor's Element Type",
+     "OpTensorReadARM"},
+    {"OutOfBoundsValueARM|MakeElementVisibleARM|NonPrivateElementARM %float_m1 %device",
+     "MakeElementAvailableARM|NonPrivateElementARM %device", "not valid on OpTensorReadARM", "OpTensorReadARM"},
+    {"%size = OpTensorQuerySizeARM %short %dv %uint_1", "%size = OpTensorQuerySizeARM %short %dv %uint_2",
+     "Dimension is not a constant below the tensor's Rank 2", "OpTensorQuerySizeARM"},
+    {"%size = OpTensorQuerySizeARM %short %dv %uint_1", "%size = OpTensorQuerySizeARM %float %dv %uint_1",
+     "not an integer type", "OpTensorQuerySizeARM"},
+    {"%lc = OpCompositeConstruct %long_coords %ls %l", "%lc = OpCompositeConstruct %float3 %value %value %value",
+     "Coordinates are not an array of 2 integers", "OpTensorReadARM"},
+    {"OpTensorWriteARM %dv %lc %arr", "OpTensorWriteARM %dv %lc %lc", "neither the tensor's Element Type",
+     "OpTensorWriteARM"},
+    {"%tv = OpLoad %tensor %src", "%tv = OpUndef %tensor", "used by OpUndef", "OpUndef"},
+    {"%value = OpFunctionCall %float %read %tv %s",
+     "%dst_value = OpLoad %tensor %dst\n%other = OpFunctionCall %float %read %dst_value %s\n"
+     "%value = OpFunctionCall %float %read %tv %s",
+     "different bindings", "OpFunctionCall"},
+    {"%float3 = OpTypeArray %float %uint_3", "%float3 = OpTypeArray %float %uint_3\n%holder = OpTypeStruct %tensor",
+     "used outside a UniformConstant variable", "OpTypeStruct"},
+    {"%sf = OpConvertSToF %float %size", "%sf = OpConvertSToF %float %size\n%copy = OpCopyLogical %tensor %dv",
+     "used by OpCopyLogical", "OpCopyLogical"},
+};
+
+TEST(ArmTensorsPass, UnsupportedInputIsReportedWithItsInstruction) {
+    for (const Refusal& refusal : kRefusals) {
+        std::string text(kHandWritten);
+        const size_t at = text.find(refusal.from);
+        ASSERT_NE(at, std::string::npos) << refusal.from;
+        text.replace(at, refusal.from.size(), refusal.to);
+        SCOPED_TRACE(std::string(refusal.to));
+        const Result result = lower_tensors(assemble(text));
+        ASSERT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_TRUE(contains(result.diagnostics.front().message, refusal.message)) << messages(result);
+        EXPECT_TRUE(contains(result.diagnostics.front().instruction, refusal.instruction)) << messages(result);
+        EXPECT_NE(result.diagnostics.front().word_offset, ~0u) << messages(result);
+    }
+}
+
+// Tensor Operands whose ids are missing (the assembler refuses to write it: the words are cut).
+TEST(ArmTensorsPass, TensorOperandsWithoutTheirIdsAreReported) {
+    Words words = assemble(kHandWritten);
+    const auto read = find_opcode(words, spv::OpTensorReadARM);
+    ASSERT_TRUE(read.has_value());
+    const uint32_t word_count = words[*read] >> 16;
+    words.erase(words.begin() + static_cast<ptrdiff_t>(*read + word_count - 1));  // the scope id
+    words[*read] = ((word_count - 1) << 16) | spv::OpTensorReadARM;
+    const Result result = lower_tensors(words);
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(messages(result), "OpTensorReadARM")) << messages(result);
+}
+
+TEST(ArmTensorsPass, NotEmulatedTheModuleStaysAsItIs) {
+    const Words words = assemble(kHandWritten);
+    EXPECT_EQ(scan_emulated_capabilities(words), bit(Emulated::ArmTensors));
+    Target target;
+    target.emulate = bit(Emulated::KhrCooperativeMatrix);
+    const Result result = lower(words, target, {});
+    ASSERT_TRUE(result.ok);
+    EXPECT_FALSE(result.changed);
+    EXPECT_EQ(result.words, words);
+}
+
+}  // namespace
+}  // namespace vkpolyfill::lowering::test
