@@ -10,6 +10,7 @@
 #include "capabilities.h"
 #include "device_shaders.h"
 #include "instance_data.h"
+#include "tensor_device.h"
 #include "tile_image_device.h"
 
 namespace vkpolyfill {
@@ -24,6 +25,7 @@ struct DeviceData {
     uint32_t api_version = VK_API_VERSION_1_0;    // the version the device is used at (instance and driver)
     std::unique_ptr<DeviceShaders> shaders;       // null when enabled_emulation is 0
     std::unique_ptr<TileImageDevice> tile_image;  // where the application enabled emulated tile images
+    std::unique_ptr<TensorDevice> tensors;        // where the application enabled emulated tensors
 };
 
 // Keyed by a VkDevice's dispatch key, which its queues and command buffers share.

@@ -103,6 +103,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (data->enabled_emulation & lowering::bit(lowering::Emulated::ExtShaderTileImage)) {
         data->tile_image = std::make_unique<TileImageDevice>(*pDevice, data->next, data->shaders->target.tile_image);
     }
+    if (data->enabled_emulation & lowering::bit(lowering::Emulated::ArmTensors)) {
+        VkPhysicalDeviceMemoryProperties memory;
+        instance.next.GetPhysicalDeviceMemoryProperties(physicalDevice, &memory);
+        uint32_t queue_families = 0;
+        instance.next.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, &queue_families, nullptr);
+        data->tensors = std::make_unique<TensorDevice>(*pDevice, data->next, record.facts, memory,
+                                                       tensor_device_features(*pCreateInfo, queue_families), instance.logger);
+    }
     instance.logger.log(LogLevel::Debug, "vkpolyfill-device", describe(*data));
     devices().insert(dispatch_key(*pDevice), std::move(data));
     return VK_SUCCESS;
@@ -112,7 +120,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
     if (device == VK_NULL_HANDLE) return;
     std::shared_ptr<DeviceData> data = devices().pop(dispatch_key(device));
     if (data == nullptr) return;  // not a device this layer created
-    data->tile_image.reset();  // its objects belong to the device
+    data->tile_image.reset();  // their objects belong to the device
+    data->tensors.reset();
     data->next.DestroyDevice(device, pAllocator);
 }
 

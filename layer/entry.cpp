@@ -79,6 +79,51 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocations, CmdSetRenderingAttachmentLocations),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocationsKHR, CmdSetRenderingAttachmentLocationsKHR),
 };
+// The tensor emulation, where the application enabled the emulated VK_ARM_tensors. Its own commands,
+// which the driver lacks:
+const Hook kTensorCommands[] = {
+    VKPOLYFILL_HOOK(CreateTensorARM, CreateTensorARM),
+    VKPOLYFILL_HOOK(DestroyTensorARM, DestroyTensorARM),
+    VKPOLYFILL_HOOK(CreateTensorViewARM, CreateTensorViewARM),
+    VKPOLYFILL_HOOK(DestroyTensorViewARM, DestroyTensorViewARM),
+    VKPOLYFILL_HOOK(GetTensorMemoryRequirementsARM, GetTensorMemoryRequirementsARM),
+    VKPOLYFILL_HOOK(GetDeviceTensorMemoryRequirementsARM, GetDeviceTensorMemoryRequirementsARM),
+    VKPOLYFILL_HOOK(BindTensorMemoryARM, BindTensorMemoryARM),
+    VKPOLYFILL_HOOK(CmdCopyTensorARM, CmdCopyTensorARM),
+};
+// and the device's commands it wraps (descriptors, barriers, what tensor copies restore).
+const Hook kTensorHooks[] = {
+    VKPOLYFILL_HOOK(AllocateMemory, AllocateMemory),
+    VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, TensorSetDebugUtilsObjectNameEXT),
+    VKPOLYFILL_HOOK(SetDebugUtilsObjectTagEXT, TensorSetDebugUtilsObjectTagEXT),
+    VKPOLYFILL_HOOK(CreateDescriptorSetLayout, CreateDescriptorSetLayout),
+    VKPOLYFILL_HOOK(DestroyDescriptorSetLayout, DestroyDescriptorSetLayout),
+    VKPOLYFILL_HOOK(GetDescriptorSetLayoutSupport, GetDescriptorSetLayoutSupport),
+    VKPOLYFILL_HOOK(GetDescriptorSetLayoutSupportKHR, GetDescriptorSetLayoutSupportKHR),
+    VKPOLYFILL_HOOK(CreateDescriptorPool, CreateDescriptorPool),
+    VKPOLYFILL_HOOK(DestroyDescriptorPool, DestroyDescriptorPool),
+    VKPOLYFILL_HOOK(ResetDescriptorPool, ResetDescriptorPool),
+    VKPOLYFILL_HOOK(AllocateDescriptorSets, AllocateDescriptorSets),
+    VKPOLYFILL_HOOK(FreeDescriptorSets, FreeDescriptorSets),
+    VKPOLYFILL_HOOK(UpdateDescriptorSets, UpdateDescriptorSets),
+    VKPOLYFILL_HOOK(CreateDescriptorUpdateTemplate, CreateDescriptorUpdateTemplate),
+    VKPOLYFILL_HOOK(CreateDescriptorUpdateTemplateKHR, CreateDescriptorUpdateTemplateKHR),
+    VKPOLYFILL_HOOK(DestroyDescriptorUpdateTemplate, DestroyDescriptorUpdateTemplate),
+    VKPOLYFILL_HOOK(DestroyDescriptorUpdateTemplateKHR, DestroyDescriptorUpdateTemplateKHR),
+    VKPOLYFILL_HOOK(UpdateDescriptorSetWithTemplate, UpdateDescriptorSetWithTemplate),
+    VKPOLYFILL_HOOK(UpdateDescriptorSetWithTemplateKHR, UpdateDescriptorSetWithTemplateKHR),
+    VKPOLYFILL_HOOK(CmdPushDescriptorSet, CmdPushDescriptorSet),
+    VKPOLYFILL_HOOK(CmdPushDescriptorSetKHR, CmdPushDescriptorSetKHR),
+    VKPOLYFILL_HOOK(CmdPushDescriptorSetWithTemplate, CmdPushDescriptorSetWithTemplate),
+    VKPOLYFILL_HOOK(CmdPushDescriptorSetWithTemplateKHR, CmdPushDescriptorSetWithTemplateKHR),
+    VKPOLYFILL_HOOK(CmdPipelineBarrier2, TensorCmdPipelineBarrier2),
+    VKPOLYFILL_HOOK(CmdPipelineBarrier2KHR, TensorCmdPipelineBarrier2KHR),
+    VKPOLYFILL_HOOK(CmdBindPipeline, TensorCmdBindPipeline),
+    VKPOLYFILL_HOOK(CmdBindDescriptorSets, TensorCmdBindDescriptorSets),
+    VKPOLYFILL_HOOK(CmdPushConstants, CmdPushConstants),
+    VKPOLYFILL_HOOK(BeginCommandBuffer, TensorBeginCommandBuffer),
+    VKPOLYFILL_HOOK(FreeCommandBuffers, TensorFreeCommandBuffers),
+};
 #undef VKPOLYFILL_HOOK
 
 PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
@@ -115,6 +160,7 @@ PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const 
     if (std::strcmp(pName, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_instance_proc_addr);
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks),
+                                        std::span<const Hook>(kTensorCommands), std::span<const Hook>(kTensorHooks),
                                         std::span<const Hook>(kShaderHooks), std::span<const Hook>(kTileImageHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
     }
@@ -127,9 +173,15 @@ PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* 
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     if (PFN_vkVoidFunction hook = find_hook(kDeviceHooks, pName)) return hook;
     const DeviceData& data = device_data(device);
+    if (data.tensors) {
+        if (PFN_vkVoidFunction hook = find_hook(kTensorCommands, pName)) return hook;
+    }
     const PFN_vkVoidFunction next = data.next.GetDeviceProcAddr(device, pName);
     // A command the driver lacks stays absent: the hooks only wrap what is there.
     if (next == nullptr) return next;
+    if (data.tensors) {
+        if (PFN_vkVoidFunction hook = find_hook(kTensorHooks, pName)) return hook;
+    }
     if (data.tile_image) {
         if (PFN_vkVoidFunction hook = find_hook(kTileImageHooks, pName)) return hook;
     }

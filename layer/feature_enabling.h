@@ -24,4 +24,16 @@ void enable_feature(vku::safe_VkDeviceCreateInfo& create_info, VkBool32 VersionS
     }
 }
 
+// The same for a Vulkan 1.0 feature, which lives in pEnabledFeatures or VkPhysicalDeviceFeatures2;
+// nothing when `on` is false.
+inline void enable_core_feature(vku::safe_VkDeviceCreateInfo& create_info, VkBool32 VkPhysicalDeviceFeatures::*feature, VkBool32 on) {
+    if (!on) return;
+    if (auto* features2 = vku::FindStructInPNextChain<VkPhysicalDeviceFeatures2>(const_cast<void*>(create_info.pNext))) {
+        features2->features.*feature = VK_TRUE;
+        return;
+    }
+    if (create_info.pEnabledFeatures == nullptr) create_info.pEnabledFeatures = new VkPhysicalDeviceFeatures{};
+    const_cast<VkPhysicalDeviceFeatures*>(create_info.pEnabledFeatures)->*feature = VK_TRUE;
+}
+
 }  // namespace vkpolyfill

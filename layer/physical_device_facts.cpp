@@ -71,6 +71,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
              facts.subgroup_size_control, head);
     chain_if(api >= VK_API_VERSION_1_2 || facts.native_spec_version(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME) != 0,
              facts.driver, head);
+    chain_if(api >= VK_API_VERSION_1_2, facts.vulkan12_properties, head);
     chain_if(api >= VK_API_VERSION_1_4, facts.vulkan14_properties, head);
     VkPhysicalDeviceProperties2 properties = vku::InitStruct<VkPhysicalDeviceProperties2>(head);
     properties2(physical_device, &properties);
@@ -85,6 +86,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.arm_tensors),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.shader_bfloat16),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.local_read),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan12_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan14_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.rasterization_order),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup),

@@ -27,6 +27,7 @@ struct PhysicalDeviceFacts {
     VkPhysicalDeviceVulkan11Features vulkan11{};
     VkPhysicalDeviceVulkan12Features vulkan12{};
     VkPhysicalDeviceVulkan13Features vulkan13{};
+    VkPhysicalDeviceVulkan12Properties vulkan12_properties{};  // descriptor-indexing limits
 
     // The seed extensions' feature structs: all zero when the driver lacks the extension.
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr_cooperative_matrix{};

@@ -99,13 +99,17 @@ void take_driver_descriptor_limits(CoreQueries& layer, const CoreQueries& driver
     VkPhysicalDeviceLimits& l = layer.properties.properties.limits;
     const VkPhysicalDeviceLimits& d = driver.properties.properties.limits;
     for (auto field : {&VkPhysicalDeviceLimits::maxBoundDescriptorSets, &VkPhysicalDeviceLimits::maxPerStageDescriptorInputAttachments,
-                       &VkPhysicalDeviceLimits::maxDescriptorSetInputAttachments, &VkPhysicalDeviceLimits::maxPerStageResources}) {
+                       &VkPhysicalDeviceLimits::maxDescriptorSetInputAttachments, &VkPhysicalDeviceLimits::maxPerStageResources,
+                       // tensors take storage buffers (VK_ARM_tensors)
+                       &VkPhysicalDeviceLimits::maxPerStageDescriptorStorageBuffers, &VkPhysicalDeviceLimits::maxDescriptorSetStorageBuffers}) {
         EXPECT_LT(l.*field, d.*field);
         l.*field = d.*field;
     }
     for (auto field : {&VkPhysicalDeviceVulkan12Properties::maxPerStageDescriptorUpdateAfterBindInputAttachments,
                        &VkPhysicalDeviceVulkan12Properties::maxDescriptorSetUpdateAfterBindInputAttachments,
-                       &VkPhysicalDeviceVulkan12Properties::maxPerStageUpdateAfterBindResources}) {
+                       &VkPhysicalDeviceVulkan12Properties::maxPerStageUpdateAfterBindResources,
+                       &VkPhysicalDeviceVulkan12Properties::maxPerStageDescriptorUpdateAfterBindStorageBuffers,
+                       &VkPhysicalDeviceVulkan12Properties::maxDescriptorSetUpdateAfterBindStorageBuffers}) {
         EXPECT_LT(layer.properties12.*field, driver.properties12.*field);
         layer.properties12.*field = driver.properties12.*field;
     }

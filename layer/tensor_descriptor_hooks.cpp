@@ -1,0 +1,284 @@
+// Descriptor commands on devices emulating tensors: tensor bindings, pool sizes, writes, copies,
+// templates and push descriptors become the storage-buffer descriptors of lowering/arm_tensors.h.
+// Calls without tensors pass straight down after a scan of their types.
+#include <optional>
+
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "device_data.h"
+#include "hooks.h"
+#include "tensor_descriptor_writes.h"
+
+namespace vkpolyfill::hooks {
+namespace {
+
+using ViewMap = HandleMap<VkTensorViewARM, TensorView>;
+
+// The template data blob of the calling thread, reused so updates do not allocate.
+std::vector<std::byte>& thread_blob() {
+    thread_local std::vector<std::byte> blob;
+    return blob;
+}
+
+}  // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
+                                                         const VkAllocationCallbacks* pAllocator, VkDescriptorSetLayout* pSetLayout) {
+    const DeviceData& data = device_data(device);
+    try {
+        const TranslatedSetLayout translated = translate_set_layout(*pCreateInfo);
+        if (!translated.info) return data.next.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout);
+        const VkResult result = data.next.CreateDescriptorSetLayout(device, translated.info->ptr(), pAllocator, pSetLayout);
+        if (result == VK_SUCCESS) data.tensors->descriptors.record_layout(*pSetLayout, translated.tensors);
+        return result;
+    } catch (...) {
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout,
+                                                      const VkAllocationCallbacks* pAllocator) {
+    const DeviceData& data = device_data(device);
+    if (descriptorSetLayout != VK_NULL_HANDLE) data.tensors->descriptors.forget_layout(descriptorSetLayout);
+    data.next.DestroyDescriptorSetLayout(device, descriptorSetLayout, pAllocator);
+}
+
+namespace {
+
+void layout_support(VkDevice device, const VkDescriptorSetLayoutCreateInfo* info, VkDescriptorSetLayoutSupport* support,
+                    PFN_vkGetDescriptorSetLayoutSupport down) {
+    const TranslatedSetLayout translated = translate_set_layout(*info);
+    if (!translated.info) return down(device, info, support);
+    down(device, translated.info->ptr(), support);
+    auto* variable = vku::FindStructInPNextChain<VkDescriptorSetVariableDescriptorCountLayoutSupport>(support->pNext);
+    if (variable && translated.tensors->variable_count_tensor) variable->maxVariableDescriptorCount /= 2;
+}
+
+}  // namespace
+
+VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupport(VkDevice device, const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
+                                                         VkDescriptorSetLayoutSupport* pSupport) {
+    layout_support(device, pCreateInfo, pSupport, device_data(device).next.GetDescriptorSetLayoutSupport);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupportKHR(VkDevice device, const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
+                                                            VkDescriptorSetLayoutSupport* pSupport) {
+    layout_support(device, pCreateInfo, pSupport, device_data(device).next.GetDescriptorSetLayoutSupportKHR);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice device, const VkDescriptorPoolCreateInfo* pCreateInfo,
+                                                    const VkAllocationCallbacks* pAllocator, VkDescriptorPool* pDescriptorPool) {
+    const DeviceData& data = device_data(device);
+    try {
+        const auto translated = translate_pool(*pCreateInfo);
+        return data.next.CreateDescriptorPool(device, translated ? translated->ptr() : pCreateInfo, pAllocator, pDescriptorPool);
+    } catch (...) {
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) {
+    const DeviceData& data = device_data(device);
+    if (descriptorPool != VK_NULL_HANDLE) data.tensors->descriptors.forget_pool(descriptorPool);
+    data.next.DestroyDescriptorPool(device, descriptorPool, pAllocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) {
+    const DeviceData& data = device_data(device);
+    data.tensors->descriptors.forget_pool(descriptorPool);
+    return data.next.ResetDescriptorPool(device, descriptorPool, flags);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo* pAllocateInfo,
+                                                      VkDescriptorSet* pDescriptorSets) {
+    const DeviceData& data = device_data(device);
+    TensorDescriptorSets& sets = data.tensors->descriptors;
+    const std::span<const VkDescriptorSetLayout> layouts(pAllocateInfo->pSetLayouts, pAllocateInfo->descriptorSetCount);
+    try {
+        // Variable counts of tensor bindings count storage buffers, twice as many.
+        std::optional<vku::safe_VkDescriptorSetAllocateInfo> copy;
+        if (const auto* variable = vku::FindStructInPNextChain<VkDescriptorSetVariableDescriptorCountAllocateInfo>(pAllocateInfo->pNext)) {
+            std::vector<uint32_t> counts(variable->pDescriptorCounts, variable->pDescriptorCounts + variable->descriptorSetCount);
+            bool doubled = false;
+            for (uint32_t i = 0; i < counts.size() && i < layouts.size(); ++i) {
+                const std::shared_ptr<const TensorSetLayout> tensors = sets.layout(layouts[i]);
+                if (!tensors || !tensors->variable_count_tensor) continue;
+                counts[i] *= 2;
+                doubled = true;
+            }
+            if (doubled) {
+                VkDescriptorSetVariableDescriptorCountAllocateInfo translated = *variable;
+                translated.pDescriptorCounts = counts.data();
+                copy.emplace(pAllocateInfo);
+                vku::RemoveFromPnext(*copy, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO);
+                vku::AddToPnext(*copy, translated);  // a deep copy
+            }
+        }
+        const VkResult result = data.next.AllocateDescriptorSets(device, copy ? copy->ptr() : pAllocateInfo, pDescriptorSets);
+        if (result == VK_SUCCESS) sets.record_sets(pAllocateInfo->descriptorPool, layouts, {pDescriptorSets, layouts.size()});
+        return result;
+    } catch (...) {
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL FreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount,
+                                                  const VkDescriptorSet* pDescriptorSets) {
+    const DeviceData& data = device_data(device);
+    data.tensors->descriptors.forget_sets({pDescriptorSets, descriptorSetCount});
+    return data.next.FreeDescriptorSets(device, descriptorPool, descriptorSetCount, pDescriptorSets);
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t descriptorWriteCount, const VkWriteDescriptorSet* pDescriptorWrites,
+                                                uint32_t descriptorCopyCount, const VkCopyDescriptorSet* pDescriptorCopies) {
+    const DeviceData& data = device_data(device);
+    const std::span<const VkWriteDescriptorSet> writes(pDescriptorWrites, descriptorWriteCount);
+    if (descriptorCopyCount == 0 && !has_tensor_writes(writes)) {
+        return data.next.UpdateDescriptorSets(device, descriptorWriteCount, pDescriptorWrites, 0, nullptr);
+    }
+    try {
+        TranslatedUpdates updates;
+        std::string error;
+        if (!updates.translate_writes(writes, data.tensors->views, error)) {
+            data.tensors->report("vkUpdateDescriptorSets: " + error + "; nothing was written");
+            return;
+        }
+        updates.translate_copies({pDescriptorCopies, descriptorCopyCount}, data.tensors->descriptors);
+        data.next.UpdateDescriptorSets(device, descriptorWriteCount, updates.writes.data(), descriptorCopyCount, updates.copies.data());
+    } catch (...) {
+        data.tensors->report("vkUpdateDescriptorSets: out of host memory; nothing was written");
+    }
+}
+
+namespace {
+
+VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* info, const VkAllocationCallbacks* allocator,
+                         VkDescriptorUpdateTemplate* handle, PFN_vkCreateDescriptorUpdateTemplate down) {
+    const DeviceData& data = device_data(device);
+    try {
+        const std::unique_ptr<TranslatedTemplate> translated = translate_template(*info);
+        if (!translated) return down(device, info, allocator, handle);
+        const VkResult result = down(device, &translated->info, allocator, handle);
+        if (result == VK_SUCCESS) data.tensors->descriptors.record_template(*handle, translated->tensors);
+        return result;
+    } catch (...) {
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+}
+
+// The data the driver's template reads: the application's own, or the blob with its tensor entries.
+const void* template_data(const DeviceData& data, VkDescriptorUpdateTemplate handle, const void* app_data, const char* command) {
+    const std::shared_ptr<const TensorTemplate> tensors = data.tensors->descriptors.update_template(handle);
+    if (!tensors) return app_data;
+    std::string error;
+    try {
+        if (fill_template_blob(*tensors, app_data, data.tensors->views, thread_blob(), error)) return thread_blob().data();
+    } catch (...) {
+        error = "out of host memory";
+    }
+    data.tensors->report(std::string(command) + ": " + error + "; nothing was written");
+    return nullptr;
+}
+
+}  // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* pCreateInfo,
+                                                              const VkAllocationCallbacks* pAllocator,
+                                                              VkDescriptorUpdateTemplate* pDescriptorUpdateTemplate) {
+    return create_template(device, pCreateInfo, pAllocator, pDescriptorUpdateTemplate, device_data(device).next.CreateDescriptorUpdateTemplate);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplateKHR(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* pCreateInfo,
+                                                                 const VkAllocationCallbacks* pAllocator,
+                                                                 VkDescriptorUpdateTemplate* pDescriptorUpdateTemplate) {
+    return create_template(device, pCreateInfo, pAllocator, pDescriptorUpdateTemplate,
+                           device_data(device).next.CreateDescriptorUpdateTemplateKHR);
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+                                                           const VkAllocationCallbacks* pAllocator) {
+    const DeviceData& data = device_data(device);
+    if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
+    data.next.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator);
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+                                                              const VkAllocationCallbacks* pAllocator) {
+    const DeviceData& data = device_data(device);
+    if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
+    data.next.DestroyDescriptorUpdateTemplateKHR(device, descriptorUpdateTemplate, pAllocator);
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet descriptorSet,
+                                                           VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void* pData) {
+    const DeviceData& data = device_data(device);
+    if (const void* blob = template_data(data, descriptorUpdateTemplate, pData, "vkUpdateDescriptorSetWithTemplate")) {
+        data.next.UpdateDescriptorSetWithTemplate(device, descriptorSet, descriptorUpdateTemplate, blob);
+    }
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet descriptorSet,
+                                                              VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void* pData) {
+    const DeviceData& data = device_data(device);
+    if (const void* blob = template_data(data, descriptorUpdateTemplate, pData, "vkUpdateDescriptorSetWithTemplateKHR")) {
+        data.next.UpdateDescriptorSetWithTemplateKHR(device, descriptorSet, descriptorUpdateTemplate, blob);
+    }
+}
+
+namespace {
+
+void push_descriptor_set(VkCommandBuffer command_buffer, VkPipelineBindPoint bind_point, VkPipelineLayout layout, uint32_t set,
+                         uint32_t count, const VkWriteDescriptorSet* writes, PFN_vkCmdPushDescriptorSet down) {
+    const DeviceData& data = device_data(command_buffer);
+    if (!has_tensor_writes({writes, count})) return down(command_buffer, bind_point, layout, set, count, writes);
+    try {
+        TranslatedUpdates updates;
+        std::string error;
+        if (!updates.translate_writes({writes, count}, data.tensors->views, error)) {
+            data.tensors->report("vkCmdPushDescriptorSet: " + error + "; nothing was pushed");
+            return;
+        }
+        down(command_buffer, bind_point, layout, set, count, updates.writes.data());
+    } catch (...) {
+        data.tensors->report("vkCmdPushDescriptorSet: out of host memory; nothing was pushed");
+    }
+}
+
+void push_with_template(VkCommandBuffer command_buffer, VkDescriptorUpdateTemplate update_template, VkPipelineLayout layout, uint32_t set,
+                        const void* app_data, PFN_vkCmdPushDescriptorSetWithTemplate down) {
+    const DeviceData& data = device_data(command_buffer);
+    if (const void* blob = template_data(data, update_template, app_data, "vkCmdPushDescriptorSetWithTemplate")) {
+        down(command_buffer, update_template, layout, set, blob);
+    }
+}
+
+}  // namespace
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSet(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint, VkPipelineLayout layout,
+                                                uint32_t set, uint32_t descriptorWriteCount, const VkWriteDescriptorSet* pDescriptorWrites) {
+    push_descriptor_set(commandBuffer, pipelineBindPoint, layout, set, descriptorWriteCount, pDescriptorWrites,
+                        device_data(commandBuffer).next.CmdPushDescriptorSet);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
+                                                   VkPipelineLayout layout, uint32_t set, uint32_t descriptorWriteCount,
+                                                   const VkWriteDescriptorSet* pDescriptorWrites) {
+    push_descriptor_set(commandBuffer, pipelineBindPoint, layout, set, descriptorWriteCount, pDescriptorWrites,
+                        device_data(commandBuffer).next.CmdPushDescriptorSetKHR);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplate(VkCommandBuffer commandBuffer, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+                                                            VkPipelineLayout layout, uint32_t set, const void* pData) {
+    push_with_template(commandBuffer, descriptorUpdateTemplate, layout, set, pData,
+                       device_data(commandBuffer).next.CmdPushDescriptorSetWithTemplate);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer commandBuffer,
+                                                               VkDescriptorUpdateTemplate descriptorUpdateTemplate, VkPipelineLayout layout,
+                                                               uint32_t set, const void* pData) {
+    push_with_template(commandBuffer, descriptorUpdateTemplate, layout, set, pData,
+                       device_data(commandBuffer).next.CmdPushDescriptorSetWithTemplateKHR);
+}
+
+}  // namespace vkpolyfill::hooks

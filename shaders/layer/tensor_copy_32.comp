@@ -1,0 +1,5 @@
+// target-env: vulkan1.3
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#define ELEMENT uint
+#include "tensor_copy.glsl"

@@ -1,0 +1,178 @@
+#include "arm_tensor_device.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+namespace vkpolyfill::test {
+namespace {
+
+uint32_t host_visible_type(VkPhysicalDevice physical_device, uint32_t bits) {
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(physical_device, &memory);
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+        const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) && (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) return i;
+    }
+    throw std::runtime_error("no host-visible coherent memory type");
+}
+
+}  // namespace
+
+uint32_t element_size(VkFormat format) {
+    switch (format) {
+        case VK_FORMAT_R8_UINT:
+        case VK_FORMAT_R8_SINT:
+        case VK_FORMAT_R8_BOOL_ARM: return 1;
+        case VK_FORMAT_R16_UINT:
+        case VK_FORMAT_R16_SINT:
+        case VK_FORMAT_R16_SFLOAT: return 2;
+        case VK_FORMAT_R64_UINT:
+        case VK_FORMAT_R64_SINT:
+        case VK_FORMAT_R64_SFLOAT: return 8;
+        default: return 4;
+    }
+}
+
+size_t TestTensor::offset(const std::vector<uint64_t>& coordinates) const {
+    size_t offset = 0;
+    for (size_t d = 0; d < coordinates.size(); ++d) offset += coordinates[d] * strides[d];
+    return offset;
+}
+
+VkTensorDescriptionARM tensor_description(VkFormat format, const std::vector<int64_t>& dimensions, const std::vector<int64_t>& strides,
+                                          VkTensorUsageFlagsARM usage) {
+    VkTensorDescriptionARM description = vku::InitStructHelper();
+    description.tiling = strides.empty() ? VK_TENSOR_TILING_OPTIMAL_ARM : VK_TENSOR_TILING_LINEAR_ARM;
+    description.format = format;
+    description.dimensionCount = static_cast<uint32_t>(dimensions.size());
+    description.pDimensions = dimensions.data();
+    description.pStrides = strides.empty() ? nullptr : strides.data();
+    description.usage = usage;
+    return description;
+}
+
+TensorDevice::TensorDevice() {
+    VkPhysicalDeviceTensorFeaturesARM features = vku::InitStructHelper();
+    features.tensors = VK_TRUE;
+    features.tensorNonPacked = VK_TRUE;
+    features.shaderTensorAccess = VK_TRUE;
+    features.shaderStorageTensorArrayDynamicIndexing = VK_TRUE;
+    features.shaderStorageTensorArrayNonUniformIndexing = VK_TRUE;
+    features.descriptorBindingStorageTensorUpdateAfterBind = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&features);
+    vulkan13.synchronization2 = VK_TRUE;
+    context_ = std::make_unique<Context>(ContextOptions{
+        .instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+        .device_extensions = {VK_ARM_TENSORS_EXTENSION_NAME, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME},
+        .device_features_next = &vulkan13});
+    messenger_ = std::make_unique<ScopedMessenger>(context_->instance, messages);
+    VkCommandPoolCreateInfo pool = vku::InitStructHelper();
+    pool.queueFamilyIndex = context_->queue_family;
+    check(context_->vk.vkCreateCommandPool(context_->device, &pool, nullptr, &pool_), "vkCreateCommandPool");
+}
+
+TensorDevice::~TensorDevice() {
+    const VolkDeviceTable& vk = context_->vk;
+    vk.vkDeviceWaitIdle(context_->device);
+    for (VkTensorViewARM view : views_) vk.vkDestroyTensorViewARM(context_->device, view, nullptr);
+    for (const TestTensor& t : tensors_) {
+        vk.vkDestroyTensorARM(context_->device, t.tensor, nullptr);
+        vk.vkFreeMemory(context_->device, t.memory, nullptr);
+    }
+    vk.vkDestroyCommandPool(context_->device, pool_, nullptr);
+    messenger_.reset();
+}
+
+TestTensor TensorDevice::create(VkFormat format, std::vector<int64_t> dimensions, std::vector<int64_t> strides,
+                                VkTensorUsageFlagsARM usage) {
+    const VolkDeviceTable& vk = context_->vk;
+    const VkDevice device = context_->device;
+    TestTensor t;
+    const VkTensorDescriptionARM description = tensor_description(format, dimensions, strides, usage);
+    VkTensorCreateInfoARM info = vku::InitStructHelper();
+    info.pDescription = &description;
+    check(vk.vkCreateTensorARM(device, &info, nullptr, &t.tensor), "vkCreateTensorARM");
+    VkTensorMemoryRequirementsInfoARM requirements_info = vku::InitStructHelper();
+    requirements_info.tensor = t.tensor;
+    VkMemoryRequirements2 requirements = vku::InitStructHelper();
+    vk.vkGetTensorMemoryRequirementsARM(device, &requirements_info, &requirements);
+    t.size = requirements.memoryRequirements.size;
+    // Canaries on both sides: the tensor is bound at an aligned offset past the first.
+    const VkDeviceSize alignment = std::max<VkDeviceSize>(requirements.memoryRequirements.alignment, kCanaryBytes);
+    const VkDeviceSize offset = (kCanaryBytes + alignment - 1) / alignment * alignment;
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    allocate.allocationSize = offset + t.size + kCanaryBytes;
+    allocate.memoryTypeIndex = host_visible_type(context_->physical_device, requirements.memoryRequirements.memoryTypeBits);
+    check(vk.vkAllocateMemory(device, &allocate, nullptr, &t.memory), "vkAllocateMemory");
+    VkBindTensorMemoryInfoARM bind = vku::InitStructHelper();
+    bind.tensor = t.tensor;
+    bind.memory = t.memory;
+    bind.memoryOffset = offset;
+    check(vk.vkBindTensorMemoryARM(device, 1, &bind), "vkBindTensorMemoryARM");
+    void* mapped = nullptr;
+    check(vk.vkMapMemory(device, t.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
+    std::memset(mapped, static_cast<int>(kCanary), allocate.allocationSize);
+    t.canary = static_cast<std::byte*>(mapped) + offset - kCanaryBytes;
+    t.data = static_cast<std::byte*>(mapped) + offset;
+    t.dimensions = dimensions;
+    t.element_size = element_size(format);
+    t.strides = strides;
+    if (t.strides.empty()) {  // packed: the specification's rule
+        t.strides.resize(dimensions.size());
+        int64_t stride = t.element_size;
+        for (size_t d = dimensions.size(); d-- > 0;) {
+            t.strides[d] = stride;
+            stride *= dimensions[d];
+        }
+    }
+    tensors_.push_back(t);
+    return t;
+}
+
+VkTensorViewARM TensorDevice::view(const TestTensor& tensor, VkFormat format) {
+    VkTensorViewCreateInfoARM info = vku::InitStructHelper();
+    info.tensor = tensor.tensor;
+    info.format = format;
+    VkTensorViewARM view = VK_NULL_HANDLE;
+    check(context_->vk.vkCreateTensorViewARM(context_->device, &info, nullptr, &view), "vkCreateTensorViewARM");
+    views_.push_back(view);
+    return view;
+}
+
+bool TensorDevice::canaries_intact(const TestTensor& tensor) {
+    const auto intact = [](const std::byte* begin) { return std::all_of(begin, begin + kCanaryBytes, [](std::byte b) { return b == kCanary; }); };
+    return intact(tensor.canary) && intact(tensor.data + tensor.size);
+}
+
+void TensorDevice::run(const std::function<void(VkCommandBuffer)>& record) {
+    const VolkDeviceTable& vk = context_->vk;
+    VkCommandBufferAllocateInfo allocate = vku::InitStructHelper();
+    allocate.commandPool = pool_;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer cb;
+    check(vk.vkAllocateCommandBuffers(context_->device, &allocate, &cb), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
+    check(vk.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    record(cb);
+    VkMemoryBarrier2 barrier = vku::InitStructHelper();
+    barrier.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    barrier.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+    barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    VkDependencyInfo dependency = vku::InitStructHelper();
+    dependency.memoryBarrierCount = 1;
+    dependency.pMemoryBarriers = &barrier;
+    vk.vkCmdPipelineBarrier2(cb, &dependency);
+    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    VkSubmitInfo submit = vku::InitStructHelper();
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    check(vk.vkQueueSubmit(context_->queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+    check(vk.vkQueueWaitIdle(context_->queue), "vkQueueWaitIdle");
+    vk.vkFreeCommandBuffers(context_->device, pool_, 1, &cb);
+}
+
+}  // namespace vkpolyfill::test
