@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <spirv/unified1/spirv.hpp>
 #include <string>
 
@@ -355,13 +357,30 @@ OpReturn
 OpFunctionEnd
 )";
 
+// A valid tensor module (assembled from `text`) lowered, and its output checked: valid for Vulkan 1.3,
+// keeping the contract.
+struct Checked {
+    Words input;
+    Result result;
+    ContractCheck check;
+};
+
+Checked lower_and_check(std::string_view text) {
+    Checked checked{assemble(text), {}, {}};
+    EXPECT_EQ(validate(checked.input, kVulkan13), "") << "the input is valid SPIR-V";
+    checked.result = lower_tensors(checked.input);
+    EXPECT_TRUE(checked.result.ok) << messages(checked.result);
+    if (!checked.result.ok) return checked;
+    EXPECT_EQ(validate(checked.result.words, kVulkan13), "");
+    checked.check = check_contract(checked.input, checked.result.words);
+    return checked;
+}
+
 TEST(ArmTensorsPass, WideAndNarrowSignedCoordinatesMemoryOperandsAndTensorValues) {
-    const Words words = assemble(kHandWritten);
-    ASSERT_EQ(validate(words, kVulkan13), "") << "the input is valid SPIR-V";
-    const Result result = lower_tensors(words);
-    ASSERT_TRUE(result.ok) << messages(result);
-    EXPECT_EQ(validate(result.words, kVulkan13), "");
-    const ContractCheck check = check_contract(words, result.words);
+    const Checked checked = lower_and_check(kHandWritten);
+    const Result& result = checked.result;
+    ASSERT_TRUE(result.ok);
+    const ContractCheck& check = checked.check;
     EXPECT_EQ(check.data_loads, 4u);   // one scalar read, one array read of three
     EXPECT_EQ(check.data_stores, 2u);  // two store functions: one per set of memory operands
     const std::string text = disassemble(result.words);
@@ -449,6 +468,68 @@ TEST(ArmTensorsPass, SpirV10GetsTheExtensionsItNeeds) {
     EXPECT_TRUE(contains(disassemble(result.words), "\"main\" %gl_GlobalInvocationID\n")) << "only Input and Output listed";
 }
 
+// A runtime array of tensors (descriptorCount from the layout: twice the application's) and an
+// unranked tensor type, legal where nothing reads it: declared, lowered, never accessed.
+constexpr std::string_view kRuntimeArrayAndUnranked = R"(
+OpCapability Shader
+OpCapability TensorsARM
+OpCapability RuntimeDescriptorArray
+OpCapability StorageTensorArrayDynamicIndexingARM
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %tables %spare %index
+OpExecutionMode %main LocalSize 1 1 1
+OpName %tables "tables"
+OpDecorate %tables DescriptorSet 0
+OpDecorate %tables Binding 0
+OpDecorate %spare DescriptorSet 0
+OpDecorate %spare Binding 1
+OpDecorate %spare NonReadable
+OpDecorate %index BuiltIn LocalInvocationIndex
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%uint_1 = OpConstant %uint 1
+%ranked = OpTypeTensorARM %int %uint_1
+%unranked = OpTypeTensorARM %int
+%tables_t = OpTypeRuntimeArray %ranked
+%ptr_tables = OpTypePointer UniformConstant %tables_t
+%ptr_ranked = OpTypePointer UniformConstant %ranked
+%ptr_unranked = OpTypePointer UniformConstant %unranked
+%tables = OpVariable %ptr_tables UniformConstant
+%spare = OpVariable %ptr_unranked UniformConstant
+%ptr_in = OpTypePointer Input %uint
+%index = OpVariable %ptr_in Input
+%coords_t = OpTypeArray %uint %uint_1
+%main = OpFunction %void None %fn
+%ml = OpLabel
+%i = OpLoad %uint %index
+%element = OpAccessChain %ptr_ranked %tables %i
+%t = OpLoad %ranked %element
+%c = OpCompositeConstruct %coords_t %i
+%v = OpTensorReadARM %int %t %c
+OpTensorWriteARM %t %c %v
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(ArmTensorsPass, RuntimeArraysOfTensorsAndUnreadUnrankedTensors) {
+    const Checked checked = lower_and_check(kRuntimeArrayAndUnranked);  // runtime arrays of twice nothing
+    const Result& result = checked.result;
+    ASSERT_TRUE(result.ok);
+    // The read's data and two shape words, the write's two shape words, the store function's data.
+    EXPECT_EQ(checked.check.dynamic_chains, 6u);
+    const std::string text = disassemble(result.words);
+    EXPECT_TRUE(contains(text, "OpName %tables_shape \"tables_shape\"")) << text;
+    EXPECT_FALSE(contains(text, "NonReadable")) << text;
+    // SPIR-V 1.6: both new shape variables join the interface next to their tensors'.
+    const size_t start = text.find("OpEntryPoint");
+    const std::string entry_point = text.substr(start, text.find('\n', start) - start);
+    EXPECT_TRUE(contains(entry_point, " %tables_shape ")) << entry_point;
+    EXPECT_EQ(std::ranges::count(entry_point, '%'), 6) << entry_point;
+}
+
 // What the pass must refuse (most of these spirv-val rejects too, but an application may not
 // validate): each edit of kHandWritten, the words its diagnostic must say, and the instruction it names.
 struct Refusal {
@@ -474,10 +555,6 @@ constexpr Refusal kRefusals[] = {
     {"OpTensorWriteARM %dv %lc %arr", "OpTensorWriteARM %dv %lc %lc", "neither the tensor's Element Type",
      "OpTensorWriteARM"},
     {"%tv = OpLoad %tensor %src", "%tv = OpUndef %tensor", "used by OpUndef", "OpUndef"},
-    {"%value = OpFunctionCall %float %read %tv %s",
-     "%dst_value = OpLoad %tensor %dst\n%other = OpFunctionCall %float %read %dst_value %s\n"
-     "%value = OpFunctionCall %float %read %tv %s",
-     "different bindings", "OpFunctionCall"},
     {"%float3 = OpTypeArray %float %uint_3", "%float3 = OpTypeArray %float %uint_3\n%holder = OpTypeStruct %tensor",
      "used outside a UniformConstant variable", "OpTypeStruct"},
     {"%sf = OpConvertSToF %float %size", "%sf = OpConvertSToF %float %size\n%copy = OpCopyLogical %tensor %dv",
@@ -498,6 +575,37 @@ TEST(ArmTensorsPass, UnsupportedInputIsReportedWithItsInstruction) {
         EXPECT_TRUE(contains(result.diagnostics.front().instruction, refusal.instruction)) << messages(result);
         EXPECT_NE(result.diagnostics.front().word_offset, ~0u) << messages(result);
     }
+}
+
+// A function called with tensors of two bindings is cloned: each copy reads its own binding.
+TEST(ArmTensorsPass, AFunctionCalledWithTwoBindingsIsClonedForEach) {
+    std::string text(kHandWritten);
+    const std::string_view call = "%value = OpFunctionCall %float %read %tv %s";
+    text.replace(text.find(call), call.size(),
+                 "%dst_value = OpLoad %tensor %dst\n%other = OpFunctionCall %float %read %dst_value %s\n"
+                 "%first = OpFunctionCall %float %read %tv %s\n%value = OpFAdd %float %first %other");
+    const Checked checked = lower_and_check(text);
+    const Result& result = checked.result;
+    ASSERT_TRUE(result.ok);
+    EXPECT_EQ(checked.check.data_loads, 5u);  // the read function twice, the array read of three
+    // Each copy reads the shape record of its own binding's variable (main reads two: the array
+    // read's and the writes'; the store functions none).
+    const SpirvFacts out = read_facts(result.words);
+    std::map<uint32_t, std::set<uint32_t>> shape_variables_by_function;
+    uint32_t function = 0;
+    for (const CodeInstruction& i : out.code) {
+        const uint32_t opcode = i.words[0] & 0xFFFFu;
+        if (opcode == spv::OpFunction) function = i.words[2];
+        if (opcode == spv::OpAccessChain && out.decoration(i.words[3], spv::DecorationNonWritable).has_value() &&
+            out.constant(i.words[6]) == kTensorShapeStridesWord) {
+            shape_variables_by_function[function].insert(i.words[3]);
+        }
+    }
+    std::set<uint32_t> read_alone;  // by functions reading one binding
+    for (const auto& [id, variables] : shape_variables_by_function) {
+        if (variables.size() == 1) read_alone.insert(*variables.begin());
+    }
+    EXPECT_EQ(read_alone.size(), 2u) << disassemble(result.words);
 }
 
 // Tensor Operands whose ids are missing (the assembler refuses to write it: the words are cut).

@@ -53,6 +53,7 @@ class BindingWriter {
         ir::decorate(module_, shape, spv::DecorationDescriptorSet, std::array{*set});
         ir::decorate(module_, shape, spv::DecorationBinding, std::array{*binding});
         ir::decorate(module_, shape, spv::DecorationNonWritable);
+        name_after(id, shape, "_shape");
         // NonReadable is a tensor variable's hint (SPV_ARM_tensors revision 2); a storage buffer's
         // reads need no such promise.
         std::erase_if(module_.annotations, [&](const auto& a) {
@@ -117,6 +118,18 @@ class BindingWriter {
 
     uint32_t descriptor_array(uint32_t block, std::optional<uint32_t> length) {
         return length ? types_.get_type_array(block, types_.get_constant_uint32(*length)) : types_.get_type_runtime_array(block);
+    }
+
+    // "<name>_shape" for the variable next to one the module names, so disassembly and debuggers show
+    // which tensor it belongs to.
+    void name_after(uint32_t named, uint32_t id, std::string_view suffix) {
+        for (const auto& name : module_.debug_names) {
+            if (name->opcode() != spv::OpName || name->word(1) != named) continue;
+            std::vector<uint32_t> operands{id};
+            ir::append_literal_string(operands, ir::decode_literal_string(name->words().subspan(2)) + std::string(suffix));
+            module_.debug_names.push_back(ir::make_instruction(spv::OpName, operands));
+            return;
+        }
     }
 
     // SPIR-V 1.4+ interfaces list every global an entry point uses: the shape variable joins the data

@@ -1,10 +1,12 @@
 #include "passes/arm_tensors/tensor_uses.h"
 
+#include <algorithm>
 #include <format>
 #include <optional>
 #include <spirv/unified1/spirv.hpp>
 #include <vector>
 
+#include "ir/function_clone.h"
 #include "ir/instruction_text.h"
 #include "ir/operand_walker.h"
 
@@ -32,10 +34,11 @@ class UseRewriter {
     }
 
     std::unordered_set<uint32_t> run() {
-        std::vector<ir::Function*> order = callers_first();
-        for (ir::Function* function : order) {
-            if (!rewrite_parameters(*function)) continue;
-            for (ir::BasicBlock& block : function->blocks) rewrite_block(block);
+        order_ = callers_first();
+        for (size_t i = 0; i < order_.size(); ++i) {  // clones join the order as calls make them
+            ir::Function& function = *order_[i];
+            if (!rewrite_parameters(function)) continue;
+            for (ir::BasicBlock& block : function.blocks) rewrite_block(block);
         }
         std::erase_if(module_.functions, [&](const auto& f) { return removed_.contains(f->id()); });
         return std::move(removed_);
@@ -189,23 +192,40 @@ class UseRewriter {
         return true;
     }
 
-    // Tensor arguments become their index; the callee's parameter takes their binding.
+    // Tensor arguments become their index; the callee's parameters take their bindings. A callee
+    // already called with other bindings (or uniformity) is cloned for these: each function then
+    // reads one binding per tensor parameter.
     void call(ir::Instruction& call) {
-        std::vector<std::optional<ParameterKey>>& keys = call_keys_[call.word(3)];
+        std::vector<std::optional<ParameterKey>> keys;
         for (size_t w = 4; w < call.words().size(); ++w) {
             const TensorRef* ref = ref_of(call.word(w));
-            if (!ref) continue;
-            const size_t k = w - 4;
-            if (keys.size() <= k) keys.resize(k + 1);
-            const ParameterKey key{ref->binding, ref->non_uniform};
-            if (keys[k] && !(*keys[k] == key)) {
-                report(std::format("a function is called with tensors of different bindings (or uniformity) for "
-                                   "parameter {}; the lowering needs one binding per tensor parameter", k),
-                       call);
-            }
-            keys[k] = key;
-            call.set_word(w, ref->element);
+            keys.push_back(ref ? std::optional<ParameterKey>({ref->binding, ref->non_uniform}) : std::nullopt);
+            if (ref) call.set_word(w, ref->element);
         }
+        if (std::ranges::none_of(keys, [](const auto& key) { return key.has_value(); })) return;
+        call.set_word(3, instance(call.word(3), keys));
+    }
+
+    // The function to call for `keys`: the original for its first keys, else a clone made for them.
+    uint32_t instance(uint32_t callee, const std::vector<std::optional<ParameterKey>>& keys) {
+        std::vector<Instance>& instances = instances_[callee];
+        for (const Instance& known : instances) {
+            if (known.keys == keys) return known.function;
+        }
+        uint32_t function = callee;
+        if (!instances.empty()) {
+            const auto original = std::ranges::find(order_, callee, &ir::Function::id);
+            ir::IdMap ids;
+            ir::Function& clone = ir::clone_function(module_, **original, ids);
+            for (const auto& [from, to] : ids) {
+                if (non_uniform_.contains(from)) non_uniform_.insert(to);
+            }
+            order_.insert(original + 1, &clone);  // after every caller, before every callee
+            function = clone.id();
+        }
+        instances.push_back({keys, function});
+        call_keys_[function] = keys;
+        return function;
     }
 
     void check_no_tensor(const ir::Instruction& instruction) {
@@ -230,6 +250,12 @@ class UseRewriter {
     std::unordered_map<uint32_t, TensorRef> refs_;
     std::unordered_set<uint32_t> non_uniform_;  // ids decorated NonUniform
     std::unordered_map<uint32_t, std::vector<std::optional<ParameterKey>>> call_keys_;  // function -> per parameter
+    struct Instance {
+        std::vector<std::optional<ParameterKey>> keys;
+        uint32_t function;
+    };
+    std::unordered_map<uint32_t, std::vector<Instance>> instances_;  // original function -> its versions
+    std::vector<ir::Function*> order_;  // callers first
     std::unordered_set<uint32_t> removed_;
 };
 

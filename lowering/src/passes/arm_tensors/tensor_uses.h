@@ -1,8 +1,9 @@
 // Follows tensors from their variables to the instructions that use them, in every function:
 // OpLoad, OpCopyObject and access chains into tensor arrays become TensorRefs (no instructions of
 // their own), tensor function parameters become the uint index of the tensor in its binding's array
-// (a function must be called with tensors of one binding and uniformity for each such parameter), and
-// reads, writes and queries are lowered by TensorAccess. Any other use of a tensor is reported.
+// (a function called with tensors of different bindings, or of different uniformity, is cloned for
+// each), and reads, writes and queries are lowered by TensorAccess. Any other use of a tensor is
+// reported.
 #pragma once
 
 #include <cstdint>
