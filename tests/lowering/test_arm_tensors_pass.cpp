@@ -174,6 +174,7 @@ ContractCheck check_contract(const Words& in_words, const Words& out_words) {
         EXPECT_TRUE(tensor.element_bytes != 2 || out.capabilities.contains(spv::CapabilityStorageBuffer16BitAccess));
     }
     std::set<uint32_t> data_chains;
+    std::set<uint32_t> written;  // data variables some store writes
     std::set<uint32_t> guarded_blocks;  // true targets of conditional branches
     for (const CodeInstruction& i : out.code) {
         const Words& w = i.words;
@@ -208,8 +209,15 @@ ContractCheck check_contract(const Words& in_words, const Words& out_words) {
         if (opcode == spv::OpStore && data_chains.contains(w[1])) {
             ++check.data_stores;
             EXPECT_TRUE(guarded_blocks.contains(i.block)) << "a data store outside an in-bounds branch";
+            written.insert(out.definitions.at(w[1])[3]);
         }
     }
+    // Tensors nothing writes are NonWritable (what vertex and fragment shaders need without the
+    // stores-and-atomics features), the shape records always.
+    for (const uint32_t variable : data_variables) {
+        EXPECT_EQ(out.decoration(variable, spv::DecorationNonWritable).has_value(), !written.contains(variable));
+    }
+    for (const uint32_t variable : shape_variables) EXPECT_TRUE(out.decoration(variable, spv::DecorationNonWritable));
     if (check.non_uniform_chains) {
         EXPECT_TRUE(out.capabilities.contains(spv::CapabilityStorageBufferArrayNonUniformIndexing));
         EXPECT_TRUE(out.capabilities.contains(spv::CapabilityShaderNonUniform));
@@ -557,6 +565,8 @@ constexpr Refusal kRefusals[] = {
     {"%tv = OpLoad %tensor %src", "%tv = OpUndef %tensor", "used by OpUndef", "OpUndef"},
     {"%float3 = OpTypeArray %float %uint_3", "%float3 = OpTypeArray %float %uint_3\n%holder = OpTypeStruct %tensor",
      "used outside a UniformConstant variable", "OpTypeStruct"},
+    {"%tv = OpLoad %tensor %src", "%chain = OpAccessChain %ptr_tensor %src %float_m1\n%tv = OpLoad %tensor %chain",
+     "not one integer index into an array of tensors", "OpAccessChain"},
     {"%sf = OpConvertSToF %float %size", "%sf = OpConvertSToF %float %size\n%copy = OpCopyLogical %tensor %dv",
      "used by OpCopyLogical", "OpCopyLogical"},
 };

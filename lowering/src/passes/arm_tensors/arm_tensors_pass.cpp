@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
 
+#include "ir/decorations.h"
 #include "ir/id_remap.h"
 #include "ir/instruction_text.h"
 #include "ir/operand_walker.h"
@@ -44,7 +45,14 @@ class ArmTensorsPass final : public Pass {
         std::erase_if(module.capabilities, [](const auto& i) { return is_arm_tensors_capability(i->word(1)); });
         std::erase_if(module.extensions,
                       [](const auto& i) { return ir::decode_literal_string(i->operand_words()) == "SPV_ARM_tensors"; });
-        for (const auto& [variable, binding] : bindings) arm_tensors::require_storage(module, binding.storage);
+        for (const auto& [variable, binding] : bindings) {
+            arm_tensors::require_storage(module, binding.storage);
+            // Vertex and fragment shaders may only have writable storage buffers where the device has
+            // vertexPipelineStoresAndAtomics / fragmentStoresAndAtomics: tensors they only read say so.
+            if (!access.written().contains(variable) && !ir::find_decoration(module, variable, spv::DecorationNonWritable)) {
+                ir::decorate(module, variable, spv::DecorationNonWritable);
+            }
+        }
         declare_indexing(module, access.descriptors());
         ir::merge_duplicate_types(module);
         ir::sort_types_values_constants(module);

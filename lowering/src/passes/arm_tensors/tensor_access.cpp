@@ -160,6 +160,7 @@ bool TensorAccess::write(ir::Builder& b, const ir::Instruction& write, const Ten
     ir::TypeManager& types = context_.types;
     const ElementStorage& storage = ref.binding->storage;
     const uint32_t store = stores_.function(*ref.binding, indexes.data, ref.non_uniform, ops->memory);
+    written_.insert(ref.binding->data_variable);
     for (uint32_t j = 0; j < shape->count; ++j) {
         const uint32_t element = shape->array ? b.add(spv::OpCompositeExtract, storage.element_type, {object, j}) : object;
         const uint32_t stored = stored_from_element(b, types, storage, element);

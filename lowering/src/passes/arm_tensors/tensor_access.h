@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/builder.h"
@@ -30,6 +31,8 @@ class TensorAccess {
     bool query(ir::Builder& b, const ir::Instruction& query, const TensorRef& ref);
 
     const DescriptorAccess& descriptors() const { return descriptors_; }
+    // The data variables some write stores to.
+    const std::unordered_set<uint32_t>& written() const { return written_; }
 
   private:
     struct ValueShape {
@@ -52,6 +55,7 @@ class TensorAccess {
     PassContext& context_;
     DescriptorAccess descriptors_;
     ConditionalStores stores_;
+    std::unordered_set<uint32_t> written_;
 };
 
 }  // namespace vkpolyfill::lowering::arm_tensors

@@ -176,8 +176,13 @@ class UseRewriter {
     std::optional<bool> access_chain(ir::Builder& b, const ir::Instruction& chain) {
         const TensorRef* base = ref_of(chain.word(3));
         if (!base) return std::nullopt;
-        if (chain.words().size() != 5) {
-            report("an access chain into a tensor array has other than one index", chain);
+        const ir::Instruction* pointer = module_.find_definition(chain.type_id());
+        const ir::Instruction* pointee =
+            pointer && pointer->opcode() == spv::OpTypePointer ? module_.find_definition(pointer->word(3)) : nullptr;
+        const ir::Instruction* index_type =
+            chain.words().size() == 5 ? module_.find_definition(module_.type_of(chain.word(4))) : nullptr;
+        if (!pointee || pointee->opcode() != spv::OpTypeTensorARM || !index_type || index_type->opcode() != spv::OpTypeInt) {
+            report("an access chain into tensors is not one integer index into an array of tensors", chain);
             return false;
         }
         const TensorRef array = *base;  // refs_ may grow below
@@ -203,6 +208,10 @@ class UseRewriter {
             if (ref) call.set_word(w, ref->element);
         }
         if (std::ranges::none_of(keys, [](const auto& key) { return key.has_value(); })) return;
+        if (std::ranges::find(order_, call.word(3), &ir::Function::id) == order_.end()) {
+            report("a tensor is passed to something that is not a function of the module", call);
+            return;
+        }
         call.set_word(3, instance(call.word(3), keys));
     }
 
