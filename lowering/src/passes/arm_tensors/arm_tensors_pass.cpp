@@ -42,6 +42,7 @@ class ArmTensorsPass final : public Pass {
         std::erase_if(module.types_values_constants, [&](const auto& i) { return tensor_types.contains(i->result_id()); });
         removed.insert(tensor_types.begin(), tensor_types.end());
         ir::remove_names_and_decorations(module, removed);
+        if (!check_nothing_uses(context, removed)) return false;
         std::erase_if(module.capabilities, [](const auto& i) { return is_arm_tensors_capability(i->word(1)); });
         std::erase_if(module.extensions,
                       [](const auto& i) { return ir::decode_literal_string(i->operand_words()) == "SPV_ARM_tensors"; });
@@ -112,6 +113,25 @@ class ArmTensorsPass final : public Pass {
                 }
             }
         }
+        return !context.diagnostics.has_errors();
+    }
+
+    // Ids the pass removed (tensor types, loads and access chains of tensors) may still be named by
+    // instructions it never looks at in a malformed module: an entry point's interface listing a
+    // function's tensor load, say. Reported rather than left dangling.
+    static bool check_nothing_uses(PassContext& context, const std::unordered_set<uint32_t>& removed) {
+        std::vector<ir::Operand> operands;
+        context.module.for_each_instruction([&](const ir::Instruction& instruction) {
+            operands.clear();
+            if (!ir::walk_operands(instruction.words(), context.module, operands).empty()) return;
+            for (const ir::Operand& operand : operands) {
+                if (ir::is_id(operand.kind) && operand.kind != grammar::OperandKind::IdResult &&
+                    removed.contains(instruction.word(operand.first_word))) {
+                    report(context, "an instruction refers to a tensor value or type the lowering removes", instruction);
+                    return;
+                }
+            }
+        });
         return !context.diagnostics.has_errors();
     }
 
