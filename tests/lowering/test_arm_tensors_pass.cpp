@@ -565,6 +565,8 @@ constexpr Refusal kRefusals[] = {
     {"%tv = OpLoad %tensor %src", "%tv = OpUndef %tensor", "used by OpUndef", "OpUndef"},
     {"%float3 = OpTypeArray %float %uint_3", "%float3 = OpTypeArray %float %uint_3\n%holder = OpTypeStruct %tensor",
      "used outside a UniformConstant variable", "OpTypeStruct"},
+    {"%float3 = OpTypeArray %float %uint_3", "%uint_257 = OpConstant %uint 257\n%float3 = OpTypeArray %float %uint_257",
+     "constant length from 1 to 256", "OpTensorReadARM"},
     {"%tv = OpLoad %tensor %src", "%chain = OpAccessChain %ptr_tensor %src %float_m1\n%tv = OpLoad %tensor %chain",
      "not one integer index into an array of tensors", "OpAccessChain"},
     {"%sf = OpConvertSToF %float %size", "%sf = OpConvertSToF %float %size\n%copy = OpCopyLogical %tensor %dv",

@@ -11,6 +11,9 @@ namespace vkpolyfill::lowering::arm_tensors {
 namespace {
 
 constexpr uint32_t kSpirv14 = 0x00010400;
+// Array accesses are unrolled element by element; the layer reports maxTensorShaderAccessArrayLength
+// 16, and longer arrays are refused rather than unrolled into code that only grows.
+constexpr uint32_t kMaxArrayElements = 256;
 
 }  // namespace
 
@@ -51,9 +54,11 @@ std::optional<TensorAccess::ValueShape> TensorAccess::value_shape(const ir::Inst
     const ir::Instruction* array = module.find_definition(type);
     if (array && array->opcode() == spv::OpTypeArray && array->word(2) == element) {
         const auto length = evaluate_constant(module, array->word(3), context_.specialization);
-        if (length && *length > 0 && *length <= 0xFFFFu) return ValueShape{static_cast<uint32_t>(*length), true};
+        if (length && *length > 0 && *length <= kMaxArrayElements) return ValueShape{static_cast<uint32_t>(*length), true};
     }
-    report("the value is neither the tensor's Element Type nor an array of it with a constant length", at);
+    report(std::format("the value is neither the tensor's Element Type nor an array of it with a constant length "
+                       "from 1 to {}", kMaxArrayElements),
+           at);
     return std::nullopt;
 }
 
