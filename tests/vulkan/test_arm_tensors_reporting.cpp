@@ -124,6 +124,12 @@ TEST(ArmTensorsReporting, ExternalTensorPropertiesAreThoseOfTheBuffer) {
 }
 
 TEST(ArmTensorsReporting, EveryCommandIsReachableThroughTheProcAddrFunctions) {
+    {
+        // Without the extension enabled, the device keeps the driver's answer: no tensor commands.
+        // (First: volk's global functions are those of the last instance made.)
+        Context plain({});
+        EXPECT_EQ(vkGetDeviceProcAddr(plain.device, "vkCreateTensorARM"), nullptr);
+    }
     TensorDevice device;
     Context& context = device.context();
     EXPECT_NE(vkGetInstanceProcAddr(context.instance, "vkGetPhysicalDeviceExternalTensorPropertiesARM"), nullptr);
