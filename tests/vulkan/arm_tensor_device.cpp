@@ -176,3 +176,105 @@ void TensorDevice::run(const std::function<void(VkCommandBuffer)>& record) {
 }
 
 }  // namespace vkpolyfill::test
+
+namespace vkpolyfill::test {
+
+TensorComputePipeline::TensorComputePipeline(TensorDevice& device, const std::string& shader, const std::vector<std::vector<Binding>>& sets,
+                                             uint32_t push_constant_bytes)
+    : device_(device), push_constant_bytes_(push_constant_bytes) {
+    Context& c = device.context();
+    std::vector<VkDescriptorPoolSize> sizes;
+    for (const std::vector<Binding>& set : sets) {
+        std::vector<VkDescriptorSetLayoutBinding> bindings;
+        for (uint32_t b = 0; b < set.size(); ++b) {
+            bindings.push_back({b, set[b].type, set[b].count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+            sizes.push_back({set[b].type, set[b].count});
+        }
+        VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper();
+        info.bindingCount = static_cast<uint32_t>(bindings.size());
+        info.pBindings = bindings.data();
+        VkDescriptorSetLayout layout;
+        check(c.vk.vkCreateDescriptorSetLayout(c.device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout");
+        set_layouts_.push_back(layout);
+    }
+    VkDescriptorPoolCreateInfo pool_info = vku::InitStructHelper();
+    pool_info.maxSets = static_cast<uint32_t>(sets.size());
+    pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    pool_info.pPoolSizes = sizes.data();
+    check(c.vk.vkCreateDescriptorPool(c.device, &pool_info, nullptr, &pool_), "vkCreateDescriptorPool");
+    VkDescriptorSetAllocateInfo allocate = vku::InitStructHelper();
+    allocate.descriptorPool = pool_;
+    allocate.descriptorSetCount = static_cast<uint32_t>(set_layouts_.size());
+    allocate.pSetLayouts = set_layouts_.data();
+    sets_.resize(set_layouts_.size());
+    check(c.vk.vkAllocateDescriptorSets(c.device, &allocate, sets_.data()), "vkAllocateDescriptorSets");
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
+    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
+    layout_info.setLayoutCount = static_cast<uint32_t>(set_layouts_.size());
+    layout_info.pSetLayouts = set_layouts_.data();
+    layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
+    layout_info.pPushConstantRanges = &range;
+    check(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout_), "vkCreatePipelineLayout");
+    const std::vector<uint32_t> code = read_shader(shader);
+    VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
+    module_info.codeSize = code.size() * sizeof(uint32_t);
+    module_info.pCode = code.data();
+    check(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module_), "vkCreateShaderModule");
+    VkComputePipelineCreateInfo info = vku::InitStructHelper();
+    info.stage = vku::InitStructHelper();
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module_;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    check(c.vk.vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_), "vkCreateComputePipelines");
+}
+
+TensorComputePipeline::~TensorComputePipeline() {
+    Context& c = device_.context();
+    c.vk.vkDestroyPipeline(c.device, pipeline_, nullptr);
+    c.vk.vkDestroyShaderModule(c.device, module_, nullptr);
+    c.vk.vkDestroyPipelineLayout(c.device, layout_, nullptr);
+    c.vk.vkDestroyDescriptorPool(c.device, pool_, nullptr);
+    for (VkDescriptorSetLayout layout : set_layouts_) c.vk.vkDestroyDescriptorSetLayout(c.device, layout, nullptr);
+}
+
+void TensorComputePipeline::write_tensors(uint32_t set, uint32_t binding, const std::vector<VkTensorViewARM>& views) {
+    Context& c = device_.context();
+    VkWriteDescriptorSetTensorARM tensors = vku::InitStructHelper();
+    tensors.tensorViewCount = static_cast<uint32_t>(views.size());
+    tensors.pTensorViews = views.data();
+    VkWriteDescriptorSet write = vku::InitStructHelper(&tensors);
+    write.dstSet = sets_[set];
+    write.dstBinding = binding;
+    write.descriptorCount = tensors.tensorViewCount;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_TENSOR_ARM;
+    c.vk.vkUpdateDescriptorSets(c.device, 1, &write, 0, nullptr);
+}
+
+void TensorComputePipeline::write_buffer(uint32_t set, uint32_t binding, const Buffer& buffer) {
+    Context& c = device_.context();
+    const VkDescriptorBufferInfo info{buffer.buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet write = vku::InitStructHelper();
+    write.dstSet = sets_[set];
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &info;
+    c.vk.vkUpdateDescriptorSets(c.device, 1, &write, 0, nullptr);
+}
+
+void TensorComputePipeline::dispatch(uint32_t x, uint32_t y, uint32_t z, std::span<const std::byte> push_constants) {
+    Context& c = device_.context();
+    device_.run([&](VkCommandBuffer cb) {
+        c.vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+        c.vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, static_cast<uint32_t>(sets_.size()), sets_.data(), 0,
+                                     nullptr);
+        if (!push_constants.empty()) {
+            c.vk.vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_constants.size()),
+                                    push_constants.data());
+        }
+        c.vk.vkCmdDispatch(cb, x, y, z);
+    });
+}
+
+}  // namespace vkpolyfill::test

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <span>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -65,5 +67,39 @@ uint32_t element_size(VkFormat format);
 
 VkTensorDescriptionARM tensor_description(VkFormat format, const std::vector<int64_t>& dimensions, const std::vector<int64_t>& strides,
                                           VkTensorUsageFlagsARM usage);
+
+}  // namespace vkpolyfill::test
+
+namespace vkpolyfill::test {
+
+// A compute pipeline of a test shader whose sets hold tensor and storage-buffer bindings, with its
+// own descriptor sets (the application's path: vkUpdateDescriptorSets, then binds).
+class TensorComputePipeline {
+  public:
+    struct Binding {
+        VkDescriptorType type;
+        uint32_t count = 1;
+    };
+    // sets[s][b]: binding b of set s.
+    TensorComputePipeline(TensorDevice& device, const std::string& shader, const std::vector<std::vector<Binding>>& sets,
+                          uint32_t push_constant_bytes = 0);
+    ~TensorComputePipeline();
+    TensorComputePipeline(const TensorComputePipeline&) = delete;
+    TensorComputePipeline& operator=(const TensorComputePipeline&) = delete;
+
+    void write_tensors(uint32_t set, uint32_t binding, const std::vector<VkTensorViewARM>& views);
+    void write_buffer(uint32_t set, uint32_t binding, const Buffer& buffer);
+    void dispatch(uint32_t x, uint32_t y = 1, uint32_t z = 1, std::span<const std::byte> push_constants = {});
+
+  private:
+    TensorDevice& device_;
+    std::vector<VkDescriptorSetLayout> set_layouts_;
+    std::vector<VkDescriptorSet> sets_;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkShaderModule module_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    uint32_t push_constant_bytes_ = 0;
+};
 
 }  // namespace vkpolyfill::test
