@@ -103,19 +103,24 @@ TEST(ArmTensorsShaderCases, TensorsPassedToFunctionsAndOutOfBoundsValues) {
     TensorDevice device;
     const TestTensor src = device.create(VK_FORMAT_R32_SFLOAT, {5}), dst = device.create(VK_FORMAT_R32_SFLOAT, {12});
     const TestTensor w0 = device.create(VK_FORMAT_R32_SFLOAT, {12}), w1 = device.create(VK_FORMAT_R32_SFLOAT, {12});
+    const TestTensor bias = device.create(VK_FORMAT_R32_SFLOAT, {9});
     for (uint64_t i = 0; i < 5; ++i) at<float>(src, {i}) = 1.5f * static_cast<float>(i);
+    for (uint64_t i = 0; i < 9; ++i) at<float>(bias, {i}) = 0.25f * static_cast<float>(i);
     for (uint64_t i = 0; i < 12; ++i) {
         at<float>(w0, {i}) = 1000.0f;
         at<float>(w1, {i}) = static_cast<float>(i) + 2.0f;
     }
-    TensorComputePipeline pipeline(device, "tests/arm_tensors/functions.comp", {{kTensor, kTensor}, {Binding{VK_DESCRIPTOR_TYPE_TENSOR_ARM, 2}}});
+    TensorComputePipeline pipeline(device, "tests/arm_tensors/functions.comp", {{kTensor, kTensor}, {Binding{VK_DESCRIPTOR_TYPE_TENSOR_ARM, 2}, kTensor}});
     pipeline.write_tensors(0, 0, {device.view(src, VK_FORMAT_R32_SFLOAT)});
     pipeline.write_tensors(0, 1, {device.view(dst, VK_FORMAT_R32_SFLOAT)});
     pipeline.write_tensors(1, 0, {device.view(w0, VK_FORMAT_R32_SFLOAT), device.view(w1, VK_FORMAT_R32_SFLOAT)});
+    pipeline.write_tensors(1, 1, {device.view(bias, VK_FORMAT_R32_SFLOAT)});
     pipeline.dispatch(2);  // 16 invocations: 12 in dst, 4 writing nothing
     for (uint64_t i = 0; i < 12; ++i) {
-        const float read = i < 5 ? at<float>(src, {i}) : -1.0f;  // OutOfBoundsValueARM past src
-        EXPECT_EQ(at<float>(dst, {i}), read * at<float>(w1, {i}) + 12.0f) << i;
+        // OutOfBoundsValueARM (-1) past src and past bias.
+        const float read = i < 5 ? at<float>(src, {i}) : -1.0f;
+        const float added = i < 9 ? at<float>(bias, {i}) : -1.0f;
+        EXPECT_EQ(at<float>(dst, {i}), read * at<float>(w1, {i}) + added + 12.0f) << i;
     }
     EXPECT_TRUE(gaps_untouched(dst));
     EXPECT_TRUE(gaps_untouched(src));

@@ -55,62 +55,15 @@ void run_elements(const ElementCase& c, bool strided) {
         for (uint32_t x = 0; x < 7; ++x) write_value(c.format, y * 7 + x, src.data + src.offset({y, x}));
     }
     const Buffer sizes = ctx.create_buffer(16);
-
-    const VkDescriptorSetLayoutBinding bindings[] = {
-        {0, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {1, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {2, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-    };
-    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
-    set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT;
-    set_info.bindingCount = 4;
-    set_info.pBindings = bindings;
-    VkDescriptorSetLayout set_layout;
-    check(ctx.vk.vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
-    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout;
-    VkPipelineLayout layout;
-    check(ctx.vk.vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
-    const std::vector<uint32_t> code = read_shader(std::string("tests/arm_tensors/") + c.shader + ".comp");
-    VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
-    module_info.codeSize = code.size() * 4;
-    module_info.pCode = code.data();
-    VkShaderModule module;
-    check(ctx.vk.vkCreateShaderModule(ctx.device, &module_info, nullptr, &module), "vkCreateShaderModule");
-    VkComputePipelineCreateInfo info = vku::InitStructHelper();
-    info.stage = vku::InitStructHelper();
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.layout = layout;
-    VkPipeline pipeline;
-    check(ctx.vk.vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
-
-    const VkTensorViewARM views[] = {device.view(src, c.format), device.view(copy, c.format), device.view(rows, c.format)};
-    device.run([&](VkCommandBuffer cb) {
-        ctx.vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        VkWriteDescriptorSetTensorARM tensors[3];
-        VkWriteDescriptorSet writes[4];
-        for (uint32_t b = 0; b < 3; ++b) {
-            tensors[b] = vku::InitStructHelper();
-            tensors[b].tensorViewCount = 1;
-            tensors[b].pTensorViews = &views[b];
-            writes[b] = vku::InitStructHelper(&tensors[b]);
-            writes[b].dstBinding = b;
-            writes[b].descriptorCount = 1;
-            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_TENSOR_ARM;
-        }
-        const VkDescriptorBufferInfo sizes_info{sizes.buffer, 0, VK_WHOLE_SIZE};
-        writes[3] = vku::InitStructHelper();
-        writes[3].dstBinding = 3;
-        writes[3].descriptorCount = 1;
-        writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[3].pBufferInfo = &sizes_info;
-        ctx.vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 4, writes);
-        ctx.vk.vkCmdDispatch(cb, 2, 2, 1);  // 8 x 8 invocations over a 5 x 7 tensor
-    });
+    using Binding = TensorComputePipeline::Binding;
+    const Binding tensor{VK_DESCRIPTOR_TYPE_TENSOR_ARM};
+    TensorComputePipeline pipeline(device, std::string("tests/arm_tensors/") + c.shader + ".comp",
+                                   {{tensor, tensor, tensor, Binding{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}});
+    pipeline.write_tensors(0, 0, {device.view(src, c.format)});
+    pipeline.write_tensors(0, 1, {device.view(copy, c.format)});
+    pipeline.write_tensors(0, 2, {device.view(rows, c.format)});
+    pipeline.write_buffer(0, 3, sizes);
+    pipeline.dispatch(2, 2);  // 8 x 8 invocations over a 5 x 7 tensor
 
     // Both outputs equal the source element by element; gaps and canaries keep their bytes.
     for (const TestTensor* out : {&copy, &rows}) {
@@ -126,10 +79,6 @@ void run_elements(const ElementCase& c, bool strided) {
     // The layer lowered the module (the driver has no tensors), with nothing else to say.
     EXPECT_EQ(device.messages.count("vkpolyfill-lowering", "lowered entry point main"), 1u) << device.messages.dump();
     EXPECT_EQ(device.messages.count("vkpolyfill-tensor"), 0u) << device.messages.dump();
-    ctx.vk.vkDestroyPipeline(ctx.device, pipeline, nullptr);
-    ctx.vk.vkDestroyShaderModule(ctx.device, module, nullptr);
-    ctx.vk.vkDestroyPipelineLayout(ctx.device, layout, nullptr);
-    ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, set_layout, nullptr);
 }
 
 TEST_P(ArmTensorsShaders, PackedElementsAreReadWrittenAndSized) { run_elements(GetParam(), false); }
