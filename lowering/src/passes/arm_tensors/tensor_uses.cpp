@@ -50,21 +50,41 @@ class UseRewriter {
     }
 
     // Every function after all its callers (SPIR-V forbids recursion): a tensor parameter's binding is
-    // known from the calls by the time its function is rewritten.
+    // known from the calls by the time its function is rewritten. A depth-first post-order kept on the
+    // heap, so a malformed module's chain of thousands of calls cannot exhaust the stack.
     std::vector<ir::Function*> callers_first() {
         std::unordered_map<uint32_t, ir::Function*> by_id;
         for (const auto& function : module_.functions) by_id[function->id()] = function.get();
-        std::vector<ir::Function*> post_order;
-        std::unordered_set<uint32_t> visited;
-        const auto visit = [&](auto& self, ir::Function* function) -> void {
-            if (!visited.insert(function->id()).second) return;
-            function->for_each_instruction([&](const ir::Instruction& i) {
+        const auto callees = [&](const ir::Function& function) {
+            std::vector<ir::Function*> found;
+            function.for_each_instruction([&](const ir::Instruction& i) {
                 if (i.opcode() != spv::OpFunctionCall) return;
-                if (const auto callee = by_id.find(i.word(3)); callee != by_id.end()) self(self, callee->second);
+                if (const auto callee = by_id.find(i.word(3)); callee != by_id.end()) found.push_back(callee->second);
             });
-            post_order.push_back(function);
+            return found;
         };
-        for (const auto& function : module_.functions) visit(visit, function.get());
+        std::vector<ir::Function*> post_order;
+        std::unordered_set<const ir::Function*> visited;
+        struct Frame {
+            ir::Function* function;
+            std::vector<ir::Function*> callees;
+            size_t next = 0;
+        };
+        for (const auto& root : module_.functions) {
+            if (!visited.insert(root.get()).second) continue;
+            std::vector<Frame> stack;
+            stack.push_back({root.get(), callees(*root)});
+            while (!stack.empty()) {
+                Frame& top = stack.back();
+                if (top.next == top.callees.size()) {
+                    post_order.push_back(top.function);
+                    stack.pop_back();
+                    continue;
+                }
+                ir::Function* callee = top.callees[top.next++];
+                if (visited.insert(callee).second) stack.push_back({callee, callees(*callee)});
+            }
+        }
         return {post_order.rbegin(), post_order.rend()};
     }
 
