@@ -91,8 +91,10 @@ const Hook kTensorCommands[] = {
     VKPOLYFILL_HOOK(BindTensorMemoryARM, BindTensorMemoryARM),
     VKPOLYFILL_HOOK(CmdCopyTensorARM, CmdCopyTensorARM),
 };
-// and the device's commands it wraps (descriptors, barriers, what tensor copies restore).
+// and the device's commands it wraps (graphics pipelines, whose stages may read tensors; descriptors,
+// barriers, what tensor copies restore).
 const Hook kTensorHooks[] = {
+    VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
     VKPOLYFILL_HOOK(AllocateMemory, AllocateMemory),
     VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, TensorSetDebugUtilsObjectNameEXT),
     VKPOLYFILL_HOOK(SetDebugUtilsObjectTagEXT, TensorSetDebugUtilsObjectTagEXT),

@@ -1,7 +1,7 @@
-// vkCreateGraphicsPipelines on devices emulating tile images. Stages whose code uses an emulated
-// capability are lowered (fragment shaders for the pipeline's sample count) and reach the driver as
-// temporary modules, on a deep copy of their create info. A fragment shader that reads tile images
-// also gets: the layer's pipeline layout (the application's sets, then the layer's input
+// vkCreateGraphicsPipelines on devices that lower shaders. Stages whose code uses an emulated
+// capability (tile images, tensors) are lowered (fragment shaders for the pipeline's sample count) and
+// reach the driver as temporary modules, on a deep copy of their create info. On devices emulating
+// tile images, a fragment shader that reads them also gets: the layer's pipeline layout (the application's sets, then the layer's input
 // attachments), rasterization-order access for the aspects it reads coherently, and, when the
 // pipeline remaps color locations, input attachment indices that follow them. What the emulation
 // cannot do fails the pipeline with VK_ERROR_UNKNOWN and a message naming the shader.
@@ -116,7 +116,7 @@ VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& inf
         if (!stage_needs_lowering(shaders, stage)) continue;
         if (!prepared.copy) prepared.copy.emplace(&info, uses_color_attachments(info), uses_depth_stencil(info));
         const StageCode code = stage_code(shaders, stage, index);
-        if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+        if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT && data.tile_image) {
             const lowering::TileImageUsage usage = lowering::tile_image_usage(code.module->words, stage.pName);
             if (!usage.ok) return unsupported(data, code, usage.error);
             if (usage.reads_anything()) {
@@ -159,7 +159,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
                                                        const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
     const DeviceData& data = device_data(device);
     const std::span<const VkGraphicsPipelineCreateInfo> infos(pCreateInfos, createInfoCount);
-    const bool lowering = data.tile_image && data.shaders && std::ranges::any_of(infos, [&](const VkGraphicsPipelineCreateInfo& info) {
+    const bool lowering = data.shaders && std::ranges::any_of(infos, [&](const VkGraphicsPipelineCreateInfo& info) {
                               return std::ranges::any_of(std::span(info.pStages, info.stageCount), [&](const auto& stage) {
                                   return stage_needs_lowering(*data.shaders, stage);
                               });

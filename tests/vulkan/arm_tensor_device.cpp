@@ -63,10 +63,13 @@ TensorDevice::TensorDevice() {
     features.descriptorBindingStorageTensorUpdateAfterBind = VK_TRUE;
     VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&features);
     vulkan13.synchronization2 = VK_TRUE;
+    VkPhysicalDeviceFeatures core{};
+    core.fragmentStoresAndAtomics = VK_TRUE;  // fragment shaders writing tensors
     context_ = std::make_unique<Context>(ContextOptions{
         .instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
         .device_extensions = {VK_ARM_TENSORS_EXTENSION_NAME, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME},
-        .device_features_next = &vulkan13});
+        .device_features_next = &vulkan13,
+        .device_features = core});
     messenger_ = std::make_unique<ScopedMessenger>(context_->instance, messages);
     VkCommandPoolCreateInfo pool = vku::InitStructHelper();
     pool.queueFamilyIndex = context_->queue_family;
