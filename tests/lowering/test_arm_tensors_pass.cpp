@@ -165,6 +165,15 @@ ContractCheck check_contract(const Words& in_words, const Words& out_words) {
     ContractCheck check;
     EXPECT_FALSE(out.capabilities.contains(spv::CapabilityTensorsARM));
     EXPECT_FALSE(out.extensions.contains("SPV_ARM_tensors"));
+    // The layer enables a device feature for each capability the lowering adds: only these may be new
+    // (a bool's byte needs no Int8, a bfloat16 no Int16).
+    static const std::set<uint32_t> kAddable = {
+        spv::CapabilityStorageBuffer8BitAccess, spv::CapabilityStorageBuffer16BitAccess,
+        spv::CapabilityStorageBufferArrayDynamicIndexing, spv::CapabilityStorageBufferArrayNonUniformIndexing,
+        spv::CapabilityShaderNonUniform, spv::CapabilityVulkanMemoryModelDeviceScope};
+    for (const uint32_t capability : out.capabilities) {
+        EXPECT_TRUE(in.capabilities.contains(capability) || kAddable.contains(capability)) << "capability " << capability;
+    }
     std::set<uint32_t> data_variables, shape_variables;
     for (const InputTensor& tensor : input_tensors(in)) {
         const Pair pair = lowered_pair(out, tensor);

@@ -6,9 +6,9 @@
 #include "ir/decorations.h"
 #include "ir/id_remap.h"
 #include "ir/instruction_text.h"
-#include "ir/operand_walker.h"
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
+#include "passes/arm_tensors/id_operands.h"
 #include "passes/arm_tensors/tensor_access.h"
 #include "passes/arm_tensors/tensor_bindings.h"
 #include "passes/arm_tensors/tensor_uses.h"
@@ -102,15 +102,9 @@ class ArmTensorsPass final : public Pass {
                 continue;
             }
             if (opcode == spv::OpVariable && instruction->word(3) == spv::StorageClassUniformConstant) continue;
-            std::vector<ir::Operand> operands;
-            if (!ir::walk_operands(instruction->words(), module, operands).empty()) continue;
-            for (const ir::Operand& operand : operands) {
-                if (ir::is_id(operand.kind) && operand.kind != grammar::OperandKind::IdResult &&
-                    tensor_types.contains(instruction->word(operand.first_word))) {
-                    report(context, "a tensor is used outside a UniformConstant variable, which the lowering does not support",
-                           *instruction);
-                    break;
-                }
+            if (arm_tensors::refers_to(module, *instruction, [&](uint32_t id) { return tensor_types.contains(id); })) {
+                report(context, "a tensor is used outside a UniformConstant variable, which the lowering does not support",
+                       *instruction);
             }
         }
         return !context.diagnostics.has_errors();
@@ -120,16 +114,9 @@ class ArmTensorsPass final : public Pass {
     // instructions it never looks at in a malformed module: an entry point's interface listing a
     // function's tensor load, say. Reported rather than left dangling.
     static bool check_nothing_uses(PassContext& context, const std::unordered_set<uint32_t>& removed) {
-        std::vector<ir::Operand> operands;
         context.module.for_each_instruction([&](const ir::Instruction& instruction) {
-            operands.clear();
-            if (!ir::walk_operands(instruction.words(), context.module, operands).empty()) return;
-            for (const ir::Operand& operand : operands) {
-                if (ir::is_id(operand.kind) && operand.kind != grammar::OperandKind::IdResult &&
-                    removed.contains(instruction.word(operand.first_word))) {
-                    report(context, "an instruction refers to a tensor value or type the lowering removes", instruction);
-                    return;
-                }
+            if (arm_tensors::refers_to(context.module, instruction, [&](uint32_t id) { return removed.contains(id); })) {
+                report(context, "an instruction refers to a tensor value or type the lowering removes", instruction);
             }
         });
         return !context.diagnostics.has_errors();

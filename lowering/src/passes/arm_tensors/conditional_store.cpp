@@ -21,12 +21,14 @@ uint32_t ConditionalStores::make(const TensorBinding& binding, uint32_t constant
                                  const std::vector<uint32_t>& memory_operands) {
     ir::TypeManager& types = context_.types;
     const uint32_t u = types.get_type_int(32, false);
-    const uint32_t parameters[] = {u, u, types.get_type_bool(), binding.storage.stored_type};
+    // The element travels as itself and is converted here: an 8-bit argument would need Int8.
+    const uint32_t parameters[] = {u, u, types.get_type_bool(), binding.storage.element_type};
     ir::FunctionBuilder f(context_.module, types, types.get_type_void(), parameters);
     f.begin_if(f.parameter(2));
     const uint32_t index = constant_index ? constant_index : f.parameter(0);
     const uint32_t pointer = access_.data_pointer(f.body(), binding, index, f.parameter(1), non_uniform);
-    std::vector<uint32_t> store{pointer, f.parameter(3)};
+    const uint32_t stored = stored_from_element(f.body(), types, binding.storage, f.parameter(3));
+    std::vector<uint32_t> store{pointer, stored};
     store.insert(store.end(), memory_operands.begin(), memory_operands.end());
     f.body().add(spv::OpStore, 0, store);
     f.end_if();

@@ -1,7 +1,7 @@
 // Tensor writes store only inside the tensor (outside, the Vulkan rule says the write has no effect),
 // which takes a branch. Rather than split the caller's block (a loop header, say, cannot be split),
 // each store goes through a small generated function:
-//   void store(uint data_index, uint offset, bool in_bounds, S value) {
+//   void store(uint data_index, uint offset, bool in_bounds, Element value) {
 //       if (in_bounds) data[data_index].elements[offset] = value;  // with the write's memory operands
 //   }
 // one per binding, uniformity and memory operands, shared by every write that matches; and one per

@@ -15,16 +15,10 @@ std::optional<ElementStorage> element_storage(const ir::Module& module, ir::Type
     if (type == nullptr) return std::nullopt;
     switch (type->opcode()) {
         case spv::OpTypeBool:
-            return ElementStorage{ElementStorage::Kind::Bool, element_type, types.get_type_int(8, false), 8};
+            return ElementStorage{element_type, types.get_type_int(8, false), 8, true};
         case spv::OpTypeInt:
-            return ElementStorage{ElementStorage::Kind::Same, element_type, element_type, type->word(2)};
-        case spv::OpTypeFloat: {
-            const uint32_t width = type->word(2);
-            if (type->words().size() > 3) {  // an FPEncoding: bfloat16, float8
-                return ElementStorage{ElementStorage::Kind::Bits, element_type, types.get_type_int(width, false), width};
-            }
-            return ElementStorage{ElementStorage::Kind::Same, element_type, element_type, width};
-        }
+        case spv::OpTypeFloat:
+            return ElementStorage{element_type, element_type, type->word(2), false};
         default:
             return std::nullopt;
     }
@@ -38,41 +32,19 @@ void require_storage(ir::Module& module, const ElementStorage& storage) {
         module.add_capability(spv::CapabilityStorageBuffer16BitAccess);
         if (module.header.version < kSpirv13) module.add_extension("SPV_KHR_16bit_storage");
     }
-    // Integer types the module did not declare itself (a bool's byte, a bfloat16's bits) need their
-    // arithmetic capability to be declared at all.
-    if (storage.kind != ElementStorage::Kind::Same) {
-        module.add_capability(storage.width == 8 ? spv::CapabilityInt8 : spv::CapabilityInt16);
-    }
 }
 
 uint32_t element_from_stored(ir::Builder& b, ir::TypeManager& types, const ElementStorage& storage, uint32_t stored) {
-    switch (storage.kind) {
-        case ElementStorage::Kind::Same:
-            return stored;
-        case ElementStorage::Kind::Bits:
-            return b.add(spv::OpBitcast, storage.element_type, {stored});
-        case ElementStorage::Kind::Bool: {
-            const uint32_t u = types.get_type_int(32, false);
-            const uint32_t byte = b.add(spv::OpUConvert, u, {stored});
-            return b.add(spv::OpINotEqual, storage.element_type, {byte, types.get_constant_uint32(0)});
-        }
-    }
-    return 0;
+    if (!storage.is_bool) return stored;
+    const uint32_t byte = b.add(spv::OpUConvert, types.get_type_int(32, false), {stored});
+    return b.add(spv::OpINotEqual, storage.element_type, {byte, types.get_constant_uint32(0)});
 }
 
 uint32_t stored_from_element(ir::Builder& b, ir::TypeManager& types, const ElementStorage& storage, uint32_t element) {
-    switch (storage.kind) {
-        case ElementStorage::Kind::Same:
-            return element;
-        case ElementStorage::Kind::Bits:
-            return b.add(spv::OpBitcast, storage.stored_type, {element});
-        case ElementStorage::Kind::Bool: {
-            const uint32_t u = types.get_type_int(32, false);
-            const uint32_t byte = b.add(spv::OpSelect, u, {element, types.get_constant_uint32(1), types.get_constant_uint32(0)});
-            return b.add(spv::OpUConvert, storage.stored_type, {byte});
-        }
-    }
-    return 0;
+    if (!storage.is_bool) return element;
+    const uint32_t u = types.get_type_int(32, false);
+    const uint32_t byte = b.add(spv::OpSelect, u, {element, types.get_constant_uint32(1), types.get_constant_uint32(0)});
+    return b.add(spv::OpUConvert, storage.stored_type, {byte});
 }
 
 }  // namespace vkpolyfill::lowering::arm_tensors

@@ -1,7 +1,7 @@
 // How a tensor element is held in the storage buffer the layer binds as the tensor's data: bool as
-// an 8-bit 0 or 1 (VK_FORMAT_R8_BOOL), bfloat16 and the 8-bit floats as unsigned integers of their
-// width (moved with OpBitcast, so the buffer access needs no capability of those float types), every
-// other scalar as itself.
+// an 8-bit 0 or 1 (VK_FORMAT_R8_BOOL), every other scalar (bfloat16 and the 8-bit floats included)
+// as itself. The 8-bit integer of a bool is only loaded, stored and converted, which 8-bit storage
+// allows without the Int8 capability.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +13,10 @@
 namespace vkpolyfill::lowering::arm_tensors {
 
 struct ElementStorage {
-    enum class Kind { Same, Bool, Bits };
-    Kind kind = Kind::Same;
     uint32_t element_type = 0;  // the tensor's Element Type
     uint32_t stored_type = 0;   // the type of the buffer's array elements
     uint32_t width = 0;         // of the stored type, in bits
+    bool is_bool = false;
 };
 
 // nullopt when `element_type` is no scalar type (bool, integer or float) a tensor can hold.

@@ -168,9 +168,8 @@ bool TensorAccess::write(ir::Builder& b, const ir::Instruction& write, const Ten
     written_.insert(ref.binding->data_variable);
     for (uint32_t j = 0; j < shape->count; ++j) {
         const uint32_t element = shape->array ? b.add(spv::OpCompositeExtract, storage.element_type, {object, j}) : object;
-        const uint32_t stored = stored_from_element(b, types, storage, element);
         const ElementPosition& at = (*positions)[j];
-        b.add(spv::OpFunctionCall, types.get_type_void(), {store, indexes.data, at.offset, at.in_bounds, stored});
+        b.add(spv::OpFunctionCall, types.get_type_void(), {store, indexes.data, at.offset, at.in_bounds, element});
     }
     return true;
 }

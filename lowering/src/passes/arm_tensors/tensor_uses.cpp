@@ -8,7 +8,7 @@
 
 #include "ir/function_clone.h"
 #include "ir/instruction_text.h"
-#include "ir/operand_walker.h"
+#include "passes/arm_tensors/id_operands.h"
 
 namespace vkpolyfill::lowering::arm_tensors {
 namespace {
@@ -258,17 +258,9 @@ class UseRewriter {
     }
 
     void check_no_tensor(const ir::Instruction& instruction) {
-        std::vector<ir::Operand> operands;
-        if (!ir::walk_operands(instruction.words(), module_, operands).empty()) return;
-        for (const ir::Operand& operand : operands) {
-            if (!ir::is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult) continue;
-            const uint32_t id = instruction.word(operand.first_word);
-            if (refs_.contains(id) || tensor_types_.contains(id)) {
-                report(std::format("a tensor is used by {}, which the SPV_ARM_tensors lowering does not support",
-                                   instruction.name()),
-                       instruction);
-                return;
-            }
+        if (refers_to(module_, instruction, [&](uint32_t id) { return refs_.contains(id) || tensor_types_.contains(id); })) {
+            report(std::format("a tensor is used by {}, which the SPV_ARM_tensors lowering does not support", instruction.name()),
+                   instruction);
         }
     }
 

@@ -1,0 +1,27 @@
+// Whether an instruction refers to an id of a set (a tensor type, a removed tensor value): how the
+// pass finds the uses of tensors it does not lower, to report them rather than leave them dangling.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/module.h"
+#include "ir/operand_walker.h"
+
+namespace vkpolyfill::lowering::arm_tensors {
+
+// Any id operand of `instruction` other than its result id for which `wanted(id)` holds.
+template <typename Wanted>
+bool refers_to(const ir::Module& module, const ir::Instruction& instruction, Wanted&& wanted) {
+    std::vector<ir::Operand> operands;
+    if (!ir::walk_operands(instruction.words(), module, operands).empty()) return false;  // parsed modules walk
+    for (const ir::Operand& operand : operands) {
+        if (ir::is_id(operand.kind) && operand.kind != grammar::OperandKind::IdResult &&
+            wanted(instruction.word(operand.first_word))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace vkpolyfill::lowering::arm_tensors
