@@ -54,4 +54,10 @@ void remove_names_and_decorations(Module& module, const std::unordered_set<uint3
     std::erase_if(module.annotations, targets_removed);
 }
 
+void remove_global_definitions(Module& module, const std::unordered_set<uint32_t>& ids) {
+    std::erase_if(module.types_values_constants, [&](const std::unique_ptr<Instruction>& i) { return ids.contains(i->result_id()); });
+    for (const uint32_t id : ids) module.forget_definition(id);
+    remove_names_and_decorations(module, ids);
+}
+
 }  // namespace vkpolyfill::lowering::ir

@@ -19,4 +19,9 @@ void remap_id_operands(Module& module, const IdMap& map);
 // Drops OpName / OpMemberName and decorations whose target is in `ids` (ids about to disappear).
 void remove_names_and_decorations(Module& module, const std::unordered_set<uint32_t>& ids);
 
+// Removes the types, constants and global variables whose result ids are in `ids`, with their names
+// and decorations, and forgets their definitions. Remap their uses first (remap_id_operands): the
+// walk that remaps an OpConstant reads its type's definition.
+void remove_global_definitions(Module& module, const std::unordered_set<uint32_t>& ids);
+
 }  // namespace vkpolyfill::lowering::ir

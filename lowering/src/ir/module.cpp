@@ -28,6 +28,10 @@ const Instruction* Module::find_definition(uint32_t id) const {
     return id < definitions_.size() ? definitions_[id] : nullptr;
 }
 
+void Module::forget_definition(uint32_t id) {
+    if (id < definitions_.size()) definitions_[id] = nullptr;
+}
+
 bool Module::has_capability(uint32_t capability) const {
     return std::ranges::any_of(capabilities, [&](const auto& i) { return i->word(1) == capability; });
 }

@@ -60,6 +60,8 @@ class Module final : public OperandContext {
     // definitions (instructions without a result id are ignored). The id must be below the bound.
     void register_definition(const Instruction& instruction);
     const Instruction* find_definition(uint32_t id) const;
+    // For an instruction that leaves the module: its id no longer resolves (to freed memory).
+    void forget_definition(uint32_t id);
 
     bool has_capability(uint32_t capability) const;
     void add_capability(uint32_t capability);

@@ -42,10 +42,8 @@ void merge_duplicate_types(Module& module) {
         if (duplicates.empty()) return;
         std::unordered_set<uint32_t> removed;
         for (const auto& [id, kept] : duplicates) removed.insert(id);
-        std::erase_if(module.types_values_constants,
-                      [&](const std::unique_ptr<Instruction>& i) { return removed.contains(i->result_id()); });
-        remove_names_and_decorations(module, removed);
         remap_id_operands(module, duplicates);
+        remove_global_definitions(module, removed);
     }
 }
 

@@ -39,9 +39,8 @@ class ArmTensorsPass final : public Pass {
         std::unordered_set<uint32_t> removed = arm_tensors::rewrite_tensor_uses(context, bindings, tensor_types, access);
         if (context.diagnostics.has_errors()) return false;
 
-        std::erase_if(module.types_values_constants, [&](const auto& i) { return tensor_types.contains(i->result_id()); });
         removed.insert(tensor_types.begin(), tensor_types.end());
-        ir::remove_names_and_decorations(module, removed);
+        ir::remove_global_definitions(module, removed);
         if (!check_nothing_uses(context, removed)) return false;
         std::erase_if(module.capabilities, [](const auto& i) { return is_arm_tensors_capability(i->word(1)); });
         std::erase_if(module.extensions,

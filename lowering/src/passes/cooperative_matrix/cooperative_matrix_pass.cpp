@@ -217,10 +217,8 @@ class CooperativeMatrixPass final : public Pass {
             lowered[id] = array;
             removed.insert(id);
         }
-        std::erase_if(module.types_values_constants,
-                      [&](const std::unique_ptr<ir::Instruction>& i) { return removed.contains(i->result_id()); });
-        ir::remove_names_and_decorations(module, removed);
         ir::remap_id_operands(module, lowered);
+        ir::remove_global_definitions(module, removed);
         ir::merge_duplicate_types(module);
         ir::sort_types_values_constants(module);
     }
