@@ -4,11 +4,15 @@
 // cache is hit from several threads at once), the others for pipelines of their own (inserted at
 // once); each run's output is checked, so a thread handed another thread's lowering (the wrong shape,
 // the wrong value) fails, and a canary after the matrix proves nothing past it was written. Bounded by a count of
-// iterations per thread and by time. Run under ThreadSanitizer with `scripts/test.sh tsan`.
+// iterations per thread and by time. The same for emulated tensors: threads create, bind, view, write
+// into descriptor sets and destroy tensors at once (the layer's handle maps and its shape-record
+// storage are shared). Run under ThreadSanitizer with `scripts/test.sh tsan`.
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <format>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "arm_tensor_device.h"
 #include "scoped_env.h"
 #include "vulkan_context.h"
 
@@ -203,6 +208,31 @@ class Worker {
     VkFence fence_ = VK_NULL_HANDLE;
 };
 
+// Runs `work(thread, iteration)` on kThreads threads, kIterationsPerThread times each or until the time
+// limit; returns what went wrong (empty strings) per thread and the iterations done in all.
+template <typename Work>
+std::pair<std::vector<std::string>, uint32_t> run_threads(Work work) {
+    const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
+    std::atomic<uint32_t> iterations{0};
+    std::vector<std::string> failures(kThreads);
+    std::vector<std::thread> threads;
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            try {
+                for (uint32_t i = 0; i < kIterationsPerThread && failures[t].empty(); ++i) {
+                    if (std::chrono::steady_clock::now() > deadline) break;
+                    failures[t] = work(t, i);
+                    ++iterations;
+                }
+            } catch (const std::exception& error) {
+                failures[t] = std::format("thread {}: {}", t, error.what());
+            }
+        });
+    }
+    for (std::thread& thread : threads) thread.join();
+    return {failures, iterations.load()};
+}
+
 TEST(ConcurrencyStress, ThreadsSharingTheLoweringCacheEachRunTheirOwnPipeline) {
     // On the native driver the layer emulates only when told to; the point is the layer's own paths.
     const ScopedEnv force("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION",
@@ -216,29 +246,98 @@ TEST(ConcurrencyStress, ThreadsSharingTheLoweringCacheEachRunTheirOwnPipeline) {
         outputs.push_back(context.create_buffer((kMaxRows * kColumns + kCanaryFloats) * sizeof(float)));
     }
 
-    const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
-    std::atomic<uint32_t> iterations{0};
-    std::vector<std::string> failures(kThreads);
-    std::vector<std::thread> threads;
-    for (uint32_t t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t] {
-            try {
-                Worker worker(context, queue_lock, t, outputs[t]);
-                for (uint32_t i = 0; i < kIterationsPerThread && failures[t].empty(); ++i) {
-                    if (std::chrono::steady_clock::now() > deadline) break;
-                    failures[t] = worker.iterate(spirv, i);
-                    ++iterations;
-                }
-            } catch (const std::exception& error) {
-                failures[t] = std::format("thread {}: {}", t, error.what());
-            }
-        });
-    }
-    for (std::thread& thread : threads) thread.join();
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (uint32_t t = 0; t < kThreads; ++t) workers.push_back(std::make_unique<Worker>(context, queue_lock, t, outputs[t]));
+    const auto [failures, iterations] =
+        run_threads([&](uint32_t t, uint32_t i) { return workers[t]->iterate(spirv, i); });
     for (const std::string& failure : failures) EXPECT_EQ(failure, "");
     // Every thread got through at least its first iterations, whatever the machine's speed.
-    EXPECT_GE(iterations.load(), kThreads * 2);
-    RecordProperty("iterations", static_cast<int>(iterations.load()));
+    EXPECT_GE(iterations, kThreads * 2);
+    RecordProperty("iterations", static_cast<int>(iterations));
+}
+
+// One thread's tensor life cycle: a tensor of a shape of its own, its memory, a view, a descriptor set
+// with the view written twice (a two-element tensor binding), then everything destroyed.
+std::string tensor_life_cycle(Context& c, uint32_t thread, uint32_t iteration) {
+    const VolkDeviceTable& vk = c.vk;
+    const std::vector<int64_t> dimensions{thread + 1, iteration + 16};
+    const VkTensorDescriptionARM description = tensor_description(VK_FORMAT_R32_SFLOAT, dimensions, {},
+                                                                  VK_TENSOR_USAGE_SHADER_BIT_ARM);
+    VkTensorCreateInfoARM info = vku::InitStructHelper();
+    info.pDescription = &description;
+    VkTensorARM tensor;
+    check(vk.vkCreateTensorARM(c.device, &info, nullptr, &tensor), "vkCreateTensorARM");
+    VkTensorMemoryRequirementsInfoARM requirements_info = vku::InitStructHelper();
+    requirements_info.tensor = tensor;
+    VkMemoryRequirements2 requirements = vku::InitStructHelper();
+    vk.vkGetTensorMemoryRequirementsARM(c.device, &requirements_info, &requirements);
+    const VkDeviceSize bytes = static_cast<VkDeviceSize>(dimensions[0] * dimensions[1]) * sizeof(float);
+    std::string failure;
+    if (requirements.memoryRequirements.size < bytes) {
+        failure = std::format("thread {}: {} bytes required for a {} byte tensor", thread, requirements.memoryRequirements.size, bytes);
+    }
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    allocate.allocationSize = requirements.memoryRequirements.size;
+    allocate.memoryTypeIndex = static_cast<uint32_t>(std::countr_zero(requirements.memoryRequirements.memoryTypeBits));
+    VkDeviceMemory memory;
+    check(vk.vkAllocateMemory(c.device, &allocate, nullptr, &memory), "vkAllocateMemory");
+    VkBindTensorMemoryInfoARM bind = vku::InitStructHelper();
+    bind.tensor = tensor;
+    bind.memory = memory;
+    check(vk.vkBindTensorMemoryARM(c.device, 1, &bind), "vkBindTensorMemoryARM");
+    VkTensorViewCreateInfoARM view_info = vku::InitStructHelper();
+    view_info.tensor = tensor;
+    view_info.format = VK_FORMAT_R32_SFLOAT;
+    VkTensorViewARM view;
+    check(vk.vkCreateTensorViewARM(c.device, &view_info, nullptr, &view), "vkCreateTensorViewARM");
+
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 2, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_layout_info = vku::InitStructHelper();
+    set_layout_info.bindingCount = 1;
+    set_layout_info.pBindings = &binding;
+    VkDescriptorSetLayout set_layout;
+    check(vk.vkCreateDescriptorSetLayout(c.device, &set_layout_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_TENSOR_ARM, 2};
+    VkDescriptorPoolCreateInfo pool_info = vku::InitStructHelper();
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    VkDescriptorPool pool;
+    check(vk.vkCreateDescriptorPool(c.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+    VkDescriptorSetAllocateInfo set_info = vku::InitStructHelper();
+    set_info.descriptorPool = pool;
+    set_info.descriptorSetCount = 1;
+    set_info.pSetLayouts = &set_layout;
+    VkDescriptorSet set;
+    check(vk.vkAllocateDescriptorSets(c.device, &set_info, &set), "vkAllocateDescriptorSets");
+    const VkTensorViewARM views[] = {view, view};
+    VkWriteDescriptorSetTensorARM tensor_write = vku::InitStructHelper();
+    tensor_write.tensorViewCount = 2;
+    tensor_write.pTensorViews = views;
+    VkWriteDescriptorSet write = vku::InitStructHelper(&tensor_write);
+    write.dstSet = set;
+    write.descriptorCount = 2;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_TENSOR_ARM;
+    vk.vkUpdateDescriptorSets(c.device, 1, &write, 0, nullptr);
+
+    vk.vkDestroyDescriptorPool(c.device, pool, nullptr);
+    vk.vkDestroyDescriptorSetLayout(c.device, set_layout, nullptr);
+    vk.vkDestroyTensorViewARM(c.device, view, nullptr);
+    vk.vkDestroyTensorARM(c.device, tensor, nullptr);
+    vk.vkFreeMemory(c.device, memory, nullptr);
+    return failure;
+}
+
+TEST(ConcurrencyStress, ThreadsCreateViewWriteAndDestroyTensorsAtOnce) {
+    TensorDevice device;
+    const auto [failures, iterations] =
+        run_threads([&](uint32_t t, uint32_t i) { return tensor_life_cycle(device.context(), t, i); });
+    for (const std::string& failure : failures) EXPECT_EQ(failure, "");
+    EXPECT_GE(iterations, kThreads * 2);
+    // The layer had nothing to complain about (a lost handle or a full shape-record store would say so).
+    for (const DebugMessage& message : device.messages.all()) {
+        EXPECT_NE(message.severity, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) << message.text;
+    }
 }
 
 }  // namespace
