@@ -1,5 +1,6 @@
 #include "tensor_copy.h"
 
+#include <algorithm>
 #include <format>
 
 namespace vkpolyfill {
@@ -102,14 +103,14 @@ void CopyPlan::buffer_regions(std::vector<VkBufferCopy>& regions) const {
 TensorCopyRegion CopyPlan::compute_region() const {
     TensorCopyRegion region{};
     region.rank = rank;
-    uint64_t count = 1;
     for (uint32_t d = 0; d < rank; ++d) {
         region.extent[d] = static_cast<uint32_t>(extent[d]);
         region.source_stride[d] = static_cast<uint32_t>(source_stride[d] / element_size);
         region.destination_stride[d] = static_cast<uint32_t>(destination_stride[d] / element_size);
-        count *= extent[d];
     }
-    region.count = static_cast<uint32_t>(count);
+    region.chunk = static_cast<uint32_t>(std::min<uint64_t>(extent[rank - 1], kCopyChunkElements));
+    region.chunks_per_row = static_cast<uint32_t>((extent[rank - 1] + region.chunk - 1) / region.chunk);
+    region.count = static_cast<uint32_t>(rows() * region.chunks_per_row);
     region.source_base = static_cast<uint32_t>(source_offset / element_size);
     region.destination_base = static_cast<uint32_t>(destination_offset / element_size);
     return region;

@@ -17,6 +17,8 @@ namespace vkpolyfill {
 // Regions of at most this many rows, each at least kMinCopyRowBytes long, are buffer copies.
 inline constexpr uint64_t kMaxCopyRows = 4096;
 inline constexpr uint64_t kMinCopyRowBytes = 64;
+// Elements one invocation of the compute copy moves along a row.
+inline constexpr uint64_t kCopyChunkElements = 16;
 
 // One region in the tensors' terms, merged.
 struct CopyPlan {

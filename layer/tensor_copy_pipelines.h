@@ -18,11 +18,13 @@ struct TensorCopyRegion {
     uint32_t count;
     uint32_t source_base;
     uint32_t destination_base;
+    uint32_t chunk;
+    uint32_t chunks_per_row;
     std::array<uint32_t, 8> extent;
     std::array<uint32_t, 8> source_stride;
     std::array<uint32_t, 8> destination_stride;
 };
-static_assert(sizeof(TensorCopyRegion) == 112);
+static_assert(sizeof(TensorCopyRegion) == 120);  // within the 128 bytes every device has
 
 class TensorCopyPipelines {
   public:

@@ -41,3 +41,10 @@ echo "== Programmable blending through VK_EXT_shader_tile_image (emulated where 
 echo "   (48 translucent quads blended by the fragment shader; checked against the CPU's blending)"
 mkdir -p build
 "$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_tile_image_demo" build/tile_image_blending.png 2>&1 | grep -v '^\[vkpolyfill'
+
+echo
+echo "== Tensor kernels through VK_ARM_tensors (emulated over storage buffers where the driver lacks it)"
+echo "   (an element-wise kernel and a matrix product written with GL_ARM_tensors, and tensor copies;"
+echo "    every result checked on the CPU before it is timed)"
+"$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_tensor_bench" --driver system --elements 1048576 --matrix 128 --reps 3 2>&1 |
+  grep -v '^\[vkpolyfill'

@@ -16,6 +16,15 @@ std::vector<std::string_view> split_list(std::string_view list) {
     return items;
 }
 
+void parse_flags(int argc, char** argv, const std::function<void(const std::string& flag, const std::string& value)>& take) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--help") throw std::invalid_argument("");
+        if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+        take(flag, argv[++i]);
+    }
+}
+
 uint32_t parse_uint(std::string_view text, std::string_view what) {
     uint32_t value = 0;
     const char* end = text.data() + text.size();

@@ -36,25 +36,21 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--help") throw std::invalid_argument("");
-        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-        const std::string value = argv[++i];
-        if (arg == "--driver") {
+    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
+        if (flag == "--driver") {
             options.driver = value;
-        } else if (arg == "--size") {
-            options.size = parse_uint(value, arg);
-        } else if (arg == "--patches") {
-            options.patches = parse_uint(value, arg);
-        } else if (arg == "--frames") {
-            options.frames = parse_uint(value, arg);
-        } else if (arg == "--reps") {
-            options.reps = parse_uint(value, arg);
+        } else if (flag == "--size") {
+            options.size = parse_uint(value, flag);
+        } else if (flag == "--patches") {
+            options.patches = parse_uint(value, flag);
+        } else if (flag == "--frames") {
+            options.frames = parse_uint(value, flag);
+        } else if (flag == "--reps") {
+            options.reps = parse_uint(value, flag);
         } else {
-            throw std::invalid_argument("unknown option " + arg);
+            throw std::invalid_argument("unknown option " + flag);
         }
-    }
+    });
     if (options.size == 0 || options.size % test::tile_image::kSize != 0) throw std::invalid_argument("--size must be a multiple of 16");
     return options;
 }
@@ -125,19 +121,5 @@ void run(const Options& options) {
 
 int main(int argc, char** argv) {
     using namespace vkpolyfill::bench;
-    try {
-        const Options options = parse(argc, argv);
-        if (const std::string error = select_driver(options.driver); !error.empty()) {
-            std::fprintf(stderr, "%s\n", error.c_str());
-            return 2;
-        }
-        run(options);
-        return 0;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "%s%s", *e.what() ? (std::string(e.what()) + "\n").c_str() : "", kUsage);
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vkpolyfill_tile_image_bench: %s\n", e.what());
-        return 2;
-    }
+    return tool_main<Options>("vkpolyfill_tile_image_bench", kUsage, argc, argv, parse, run);
 }

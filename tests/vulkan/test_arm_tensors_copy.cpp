@@ -113,6 +113,11 @@ TEST(ArmTensorsCopy, StridedTensorsWithShortRowsAreCopiedByTheLayersComputeShade
     }
 }
 
+TEST(ArmTensorsCopy, ManyLongRowsAreCopiedInChunksByTheComputeShader) {
+    // More rows than the buffer-copy path takes, each 40 elements: chunks of 16, 16 and 8.
+    check_copy(VK_FORMAT_R32_UINT, {4100, 40}, {176, 4}, {168, 4}, {whole({4100, 40})});
+}
+
 TEST(ArmTensorsCopy, ManyRegionsOfEveryKindInOneCopy) {
     std::vector<Region> regions;
     // Disjoint destination blocks of a 6 x 8 x 8 tensor: each plane of the outer dimension one region.
