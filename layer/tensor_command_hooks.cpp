@@ -157,6 +157,55 @@ VKAPI_ATTR void VKAPI_CALL TensorCmdBindDescriptorSets(VkCommandBuffer commandBu
                                     dynamicOffsetCount, pDynamicOffsets);
 }
 
+namespace {
+
+// The maintenance6 forms: a bind at the compute stage is recorded like vkCmdBindDescriptorSets (a
+// layout given only through a chained VkPipelineLayoutCreateInfo cannot be replayed and is not).
+void bind_descriptor_sets2(VkCommandBuffer command_buffer, const VkBindDescriptorSetsInfo* info, PFN_vkCmdBindDescriptorSets2 down) {
+    const DeviceData& data = device_data(command_buffer);
+    if ((info->stageFlags & VK_SHADER_STAGE_COMPUTE_BIT) && info->layout != VK_NULL_HANDLE) {
+        try {
+            data.tensors->command_buffers.at(command_buffer)
+                .bind_sets(info->layout, info->firstSet, {info->pDescriptorSets, info->descriptorSetCount},
+                           {info->pDynamicOffsets, info->dynamicOffsetCount});
+        } catch (...) {
+            data.tensors->report("vkCmdBindDescriptorSets2: out of host memory; a later tensor copy will not restore these sets");
+        }
+    }
+    down(command_buffer, info);
+}
+
+void push_constants2(VkCommandBuffer command_buffer, const VkPushConstantsInfo* info, PFN_vkCmdPushConstants2 down) {
+    const DeviceData& data = device_data(command_buffer);
+    if (info->layout != VK_NULL_HANDLE) {
+        try {
+            data.tensors->command_buffers.at(command_buffer)
+                .push_constants(info->layout, info->stageFlags, info->offset, {static_cast<const std::byte*>(info->pValues), info->size});
+        } catch (...) {
+            data.tensors->report("vkCmdPushConstants2: out of host memory; a later tensor copy will not restore these constants");
+        }
+    }
+    down(command_buffer, info);
+}
+
+}  // namespace
+
+VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets2(VkCommandBuffer commandBuffer, const VkBindDescriptorSetsInfo* pBindDescriptorSetsInfo) {
+    bind_descriptor_sets2(commandBuffer, pBindDescriptorSetsInfo, device_data(commandBuffer).next.CmdBindDescriptorSets2);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets2KHR(VkCommandBuffer commandBuffer, const VkBindDescriptorSetsInfo* pBindDescriptorSetsInfo) {
+    bind_descriptor_sets2(commandBuffer, pBindDescriptorSetsInfo, device_data(commandBuffer).next.CmdBindDescriptorSets2KHR);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushConstants2(VkCommandBuffer commandBuffer, const VkPushConstantsInfo* pPushConstantsInfo) {
+    push_constants2(commandBuffer, pPushConstantsInfo, device_data(commandBuffer).next.CmdPushConstants2);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushConstants2KHR(VkCommandBuffer commandBuffer, const VkPushConstantsInfo* pPushConstantsInfo) {
+    push_constants2(commandBuffer, pPushConstantsInfo, device_data(commandBuffer).next.CmdPushConstants2KHR);
+}
+
 VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout layout, VkShaderStageFlags stageFlags,
                                             uint32_t offset, uint32_t size, const void* pValues) {
     const DeviceData& data = device_data(commandBuffer);

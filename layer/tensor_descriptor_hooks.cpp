@@ -281,4 +281,55 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer c
                        device_data(commandBuffer).next.CmdPushDescriptorSetWithTemplateKHR);
 }
 
+namespace {
+
+void push_descriptor_set2(VkCommandBuffer command_buffer, const VkPushDescriptorSetInfo* info, PFN_vkCmdPushDescriptorSet2 down) {
+    const DeviceData& data = device_data(command_buffer);
+    if (!has_tensor_writes({info->pDescriptorWrites, info->descriptorWriteCount})) return down(command_buffer, info);
+    try {
+        TranslatedUpdates updates;
+        std::string error;
+        if (!updates.translate_writes({info->pDescriptorWrites, info->descriptorWriteCount}, data.tensors->views, error)) {
+            data.tensors->report("vkCmdPushDescriptorSet2: " + error + "; nothing was pushed");
+            return;
+        }
+        VkPushDescriptorSetInfo translated = *info;
+        translated.pDescriptorWrites = updates.writes.data();
+        down(command_buffer, &translated);
+    } catch (...) {
+        data.tensors->report("vkCmdPushDescriptorSet2: out of host memory; nothing was pushed");
+    }
+}
+
+void push_with_template2(VkCommandBuffer command_buffer, const VkPushDescriptorSetWithTemplateInfo* info,
+                         PFN_vkCmdPushDescriptorSetWithTemplate2 down) {
+    const DeviceData& data = device_data(command_buffer);
+    if (const void* blob = template_data(data, info->descriptorUpdateTemplate, info->pData, "vkCmdPushDescriptorSetWithTemplate2")) {
+        VkPushDescriptorSetWithTemplateInfo translated = *info;
+        translated.pData = blob;
+        down(command_buffer, &translated);
+    }
+}
+
+}  // namespace
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSet2(VkCommandBuffer commandBuffer, const VkPushDescriptorSetInfo* pPushDescriptorSetInfo) {
+    push_descriptor_set2(commandBuffer, pPushDescriptorSetInfo, device_data(commandBuffer).next.CmdPushDescriptorSet2);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSet2KHR(VkCommandBuffer commandBuffer, const VkPushDescriptorSetInfo* pPushDescriptorSetInfo) {
+    push_descriptor_set2(commandBuffer, pPushDescriptorSetInfo, device_data(commandBuffer).next.CmdPushDescriptorSet2KHR);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplate2(VkCommandBuffer commandBuffer,
+                                                             const VkPushDescriptorSetWithTemplateInfo* pPushDescriptorSetWithTemplateInfo) {
+    push_with_template2(commandBuffer, pPushDescriptorSetWithTemplateInfo, device_data(commandBuffer).next.CmdPushDescriptorSetWithTemplate2);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplate2KHR(VkCommandBuffer commandBuffer,
+                                                                const VkPushDescriptorSetWithTemplateInfo* pPushDescriptorSetWithTemplateInfo) {
+    push_with_template2(commandBuffer, pPushDescriptorSetWithTemplateInfo,
+                        device_data(commandBuffer).next.CmdPushDescriptorSetWithTemplate2KHR);
+}
+
 }  // namespace vkpolyfill::hooks

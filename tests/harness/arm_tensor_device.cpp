@@ -61,7 +61,10 @@ TensorDevice::TensorDevice() {
     features.shaderStorageTensorArrayDynamicIndexing = VK_TRUE;
     features.shaderStorageTensorArrayNonUniformIndexing = VK_TRUE;
     features.descriptorBindingStorageTensorUpdateAfterBind = VK_TRUE;
-    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&features);
+    VkPhysicalDeviceVulkan12Features vulkan12 = vku::InitStructHelper(&features);
+    vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
+    vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&vulkan12);
     vulkan13.synchronization2 = VK_TRUE;
     VkPhysicalDeviceFeatures core{};
     core.fragmentStoresAndAtomics = VK_TRUE;  // fragment shaders writing tensors

@@ -21,14 +21,23 @@ struct Reader {
     VkShaderModule module = VK_NULL_HANDLE;
 };
 
-Reader make_reader(Context& c, VkDescriptorSetLayoutCreateFlags flags) {
+// The reader's pipeline; with `variable`, the tensors are the last binding, of up to 16 elements,
+// update-after-bind, partially bound and of variable count (the sets are allocated with 4).
+Reader make_reader(Context& c, VkDescriptorSetLayoutCreateFlags flags, bool variable = false) {
     Reader r;
+    const uint32_t tensors = variable ? 1 : 0, out = variable ? 0 : 1;
     const VkDescriptorSetLayoutBinding bindings[] = {
-        {0, VK_DESCRIPTOR_TYPE_TENSOR_ARM, kTensors, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {tensors, VK_DESCRIPTOR_TYPE_TENSOR_ARM, variable ? 16 : kTensors, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {out, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
     };
-    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
-    set_info.flags = flags;
+    const VkDescriptorBindingFlags binding_flags[] = {VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT |
+                                                          VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT,
+                                                      VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT};
+    VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info = vku::InitStructHelper();
+    flags_info.bindingCount = 2;
+    flags_info.pBindingFlags = binding_flags;
+    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper(variable ? &flags_info : nullptr);
+    set_info.flags = flags | (variable ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0);
     set_info.bindingCount = 2;
     set_info.pBindings = bindings;
     check(c.vk.vkCreateDescriptorSetLayout(c.device, &set_info, nullptr, &r.set_layout), "vkCreateDescriptorSetLayout");
@@ -36,7 +45,7 @@ Reader make_reader(Context& c, VkDescriptorSetLayoutCreateFlags flags) {
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &r.set_layout;
     check(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &r.layout), "vkCreatePipelineLayout");
-    const std::vector<uint32_t> code = read_shader("tests/tensors/read_descriptors.comp");
+    const std::vector<uint32_t> code = read_shader(variable ? "tests/tensors/read_descriptors_last.comp" : "tests/tensors/read_descriptors.comp");
     VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
     module_info.codeSize = code.size() * 4;
     module_info.pCode = code.data();
@@ -270,6 +279,69 @@ TEST(ArmTensorsDescriptors, PushedTensorDescriptorsWorkWithWritesAndTemplates) {
         c.vk.vkCmdPushDescriptorSetWithTemplateKHR(cb, push, reader.layout, 0, &data);
     });
     c.vk.vkDestroyDescriptorUpdateTemplate(c.device, push, nullptr);
+    destroy(c, reader);
+}
+
+TEST(ArmTensorsDescriptors, UpdateAfterBindPartiallyBoundVariableCountBindingsDoubleTheirCounts) {
+    TensorDevice device;
+    Context& c = device.context();
+    const Reader reader = make_reader(c, 0, true);
+    const Tensors t = make_tensors(device);
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_TENSOR_ARM, 16}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+    VkDescriptorPoolCreateInfo pool_info = vku::InitStructHelper();
+    pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT;
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 2;
+    pool_info.pPoolSizes = sizes;
+    VkDescriptorPool pool;
+    check(c.vk.vkCreateDescriptorPool(c.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+    const uint32_t count = kTensors;
+    VkDescriptorSetVariableDescriptorCountAllocateInfo variable = vku::InitStructHelper();
+    variable.descriptorSetCount = 1;
+    variable.pDescriptorCounts = &count;
+    VkDescriptorSetAllocateInfo allocate = vku::InitStructHelper(&variable);
+    allocate.descriptorPool = pool;
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &reader.set_layout;
+    VkDescriptorSet set;
+    ASSERT_EQ(c.vk.vkAllocateDescriptorSets(c.device, &allocate, &set), VK_SUCCESS);
+    const std::vector<size_t> order{1, 3, 0, 2};
+    check_binding(device, reader, t, order, [&](VkCommandBuffer cb, const Buffer& out) {
+        // Bound first, written after: update-after-bind.
+        c.vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, reader.layout, 0, 1, &set, 0, nullptr);
+        VkTensorViewARM views[kTensors];
+        for (uint32_t e = 0; e < kTensors; ++e) views[e] = t.views[order[e]];
+        VkWriteDescriptorSetTensorARM tensor_write = vku::InitStructHelper();
+        tensor_write.tensorViewCount = kTensors;
+        tensor_write.pTensorViews = views;
+        const VkDescriptorBufferInfo info{out.buffer, 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet writes[2] = {vku::InitStructHelper(&tensor_write), output_write(set, &info)};
+        writes[0].dstSet = set;
+        writes[0].dstBinding = 1;
+        writes[0].descriptorCount = kTensors;
+        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_TENSOR_ARM;
+        writes[1].dstBinding = 0;
+        c.vk.vkUpdateDescriptorSets(c.device, 2, writes, 0, nullptr);
+    });
+
+    // The layout-support query halves the storage-buffer answer for a variable-count tensor binding.
+    auto variable_support = [&](VkDescriptorType type, uint32_t n) {
+        const VkDescriptorSetLayoutBinding binding{0, type, n, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        const VkDescriptorBindingFlags flag = VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+        VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info = vku::InitStructHelper();
+        flags_info.bindingCount = 1;
+        flags_info.pBindingFlags = &flag;
+        VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper(&flags_info);
+        info.bindingCount = 1;
+        info.pBindings = &binding;
+        VkDescriptorSetVariableDescriptorCountLayoutSupport count_support = vku::InitStructHelper();
+        VkDescriptorSetLayoutSupport support = vku::InitStructHelper(&count_support);
+        c.vk.vkGetDescriptorSetLayoutSupport(c.device, &info, &support);
+        EXPECT_TRUE(support.supported);
+        return count_support.maxVariableDescriptorCount;
+    };
+    EXPECT_EQ(variable_support(VK_DESCRIPTOR_TYPE_TENSOR_ARM, 16), variable_support(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 32) / 2);
+    c.vk.vkDestroyDescriptorPool(c.device, pool, nullptr);
     destroy(c, reader);
 }
 
