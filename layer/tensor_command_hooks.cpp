@@ -27,6 +27,7 @@ void dispatch_region(VkCommandBuffer command_buffer, const VkuDeviceDispatchTabl
 
 VKAPI_ATTR void VKAPI_CALL CmdCopyTensorARM(VkCommandBuffer commandBuffer, const VkCopyTensorInfoARM* pCopyTensorInfo) {
     const DeviceData& data = device_data(commandBuffer);
+    if (!data.tensors) return;
     TensorDevice& tensors = *data.tensors;
     const std::shared_ptr<const Tensor> source = tensors.tensors.find(pCopyTensorInfo->srcTensor);
     const std::shared_ptr<const Tensor> destination = tensors.tensors.find(pCopyTensorInfo->dstTensor);
@@ -80,7 +81,7 @@ void tensor_barrier2(VkCommandBuffer command_buffer, const VkDependencyInfo* inf
     };
     const auto* single = vku::FindStructInPNextChain<VkTensorMemoryBarrierARM>(info->pNext);
     const auto* many = vku::FindStructInPNextChain<VkTensorDependencyInfoARM>(info->pNext);
-    if (single == nullptr && many == nullptr) return pass_on(info);
+    if (!data.tensors || (single == nullptr && many == nullptr)) return pass_on(info);
     try {
         std::vector<VkBufferMemoryBarrier2> buffers(info->pBufferMemoryBarriers, info->pBufferMemoryBarriers + info->bufferMemoryBarrierCount);
         auto add = [&](const VkTensorMemoryBarrierARM& barrier) {
@@ -131,7 +132,7 @@ VKAPI_ATTR void VKAPI_CALL TensorCmdPipelineBarrier2KHR(VkCommandBuffer commandB
 
 VKAPI_ATTR void VKAPI_CALL TensorCmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint, VkPipeline pipeline) {
     const DeviceData& data = device_data(commandBuffer);
-    if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) data.tensors->command_buffers.at(commandBuffer).bind_pipeline(pipeline);
+    if (data.tensors && pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) data.tensors->command_buffers.at(commandBuffer).bind_pipeline(pipeline);
     if (data.tile_image) return CmdBindPipeline(commandBuffer, pipelineBindPoint, pipeline);
     data.next.CmdBindPipeline(commandBuffer, pipelineBindPoint, pipeline);
 }
@@ -141,7 +142,7 @@ VKAPI_ATTR void VKAPI_CALL TensorCmdBindDescriptorSets(VkCommandBuffer commandBu
                                                        const VkDescriptorSet* pDescriptorSets, uint32_t dynamicOffsetCount,
                                                        const uint32_t* pDynamicOffsets) {
     const DeviceData& data = device_data(commandBuffer);
-    if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) {
+    if (data.tensors && pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) {
         try {
             data.tensors->command_buffers.at(commandBuffer)
                 .bind_sets(layout, firstSet, {pDescriptorSets, descriptorSetCount}, {pDynamicOffsets, dynamicOffsetCount});
@@ -163,7 +164,7 @@ namespace {
 // layout given only through a chained VkPipelineLayoutCreateInfo cannot be replayed and is not).
 void bind_descriptor_sets2(VkCommandBuffer command_buffer, const VkBindDescriptorSetsInfo* info, PFN_vkCmdBindDescriptorSets2 down) {
     const DeviceData& data = device_data(command_buffer);
-    if ((info->stageFlags & VK_SHADER_STAGE_COMPUTE_BIT) && info->layout != VK_NULL_HANDLE) {
+    if (data.tensors && (info->stageFlags & VK_SHADER_STAGE_COMPUTE_BIT) && info->layout != VK_NULL_HANDLE) {
         try {
             data.tensors->command_buffers.at(command_buffer)
                 .bind_sets(info->layout, info->firstSet, {info->pDescriptorSets, info->descriptorSetCount},
@@ -177,7 +178,7 @@ void bind_descriptor_sets2(VkCommandBuffer command_buffer, const VkBindDescripto
 
 void push_constants2(VkCommandBuffer command_buffer, const VkPushConstantsInfo* info, PFN_vkCmdPushConstants2 down) {
     const DeviceData& data = device_data(command_buffer);
-    if (info->layout != VK_NULL_HANDLE) {
+    if (data.tensors && info->layout != VK_NULL_HANDLE) {
         try {
             data.tensors->command_buffers.at(command_buffer)
                 .push_constants(info->layout, info->stageFlags, info->offset, {static_cast<const std::byte*>(info->pValues), info->size});
@@ -209,6 +210,7 @@ VKAPI_ATTR void VKAPI_CALL CmdPushConstants2KHR(VkCommandBuffer commandBuffer, c
 VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout layout, VkShaderStageFlags stageFlags,
                                             uint32_t offset, uint32_t size, const void* pValues) {
     const DeviceData& data = device_data(commandBuffer);
+    if (!data.tensors) return data.next.CmdPushConstants(commandBuffer, layout, stageFlags, offset, size, pValues);
     try {
         data.tensors->command_buffers.at(commandBuffer)
             .push_constants(layout, stageFlags, offset, {static_cast<const std::byte*>(pValues), size});
@@ -221,7 +223,7 @@ VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPip
 // Recording starts from nothing bound.
 VKAPI_ATTR VkResult VKAPI_CALL TensorBeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo* pBeginInfo) {
     const DeviceData& data = device_data(commandBuffer);
-    data.tensors->command_buffers.reset(commandBuffer);
+    if (data.tensors) data.tensors->command_buffers.reset(commandBuffer);
     return data.tile_image ? BeginCommandBuffer(commandBuffer, pBeginInfo) : data.next.BeginCommandBuffer(commandBuffer, pBeginInfo);
 }
 
@@ -229,7 +231,7 @@ VKAPI_ATTR void VKAPI_CALL TensorFreeCommandBuffers(VkDevice device, VkCommandPo
                                                     const VkCommandBuffer* pCommandBuffers) {
     const DeviceData& data = device_data(device);
     for (uint32_t i = 0; i < commandBufferCount; ++i) {
-        if (pCommandBuffers[i] != VK_NULL_HANDLE) data.tensors->command_buffers.reset(pCommandBuffers[i]);
+        if (data.tensors && pCommandBuffers[i] != VK_NULL_HANDLE) data.tensors->command_buffers.reset(pCommandBuffers[i]);
     }
     if (data.tile_image) return FreeCommandBuffers(device, commandPool, commandBufferCount, pCommandBuffers);
     data.next.FreeCommandBuffers(device, commandPool, commandBufferCount, pCommandBuffers);

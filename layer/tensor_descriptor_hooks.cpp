@@ -26,6 +26,7 @@ std::vector<std::byte>& thread_blob() {
 VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo* pCreateInfo,
                                                          const VkAllocationCallbacks* pAllocator, VkDescriptorSetLayout* pSetLayout) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout);
     try {
         const TranslatedSetLayout translated = translate_set_layout(*pCreateInfo);
         if (!translated.info) return data.next.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout);
@@ -40,6 +41,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const 
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout descriptorSetLayout,
                                                       const VkAllocationCallbacks* pAllocator) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.DestroyDescriptorSetLayout(device, descriptorSetLayout, pAllocator);
     if (descriptorSetLayout != VK_NULL_HANDLE) data.tensors->descriptors.forget_layout(descriptorSetLayout);
     data.next.DestroyDescriptorSetLayout(device, descriptorSetLayout, pAllocator);
 }
@@ -70,6 +72,7 @@ VKAPI_ATTR void VKAPI_CALL GetDescriptorSetLayoutSupportKHR(VkDevice device, con
 VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice device, const VkDescriptorPoolCreateInfo* pCreateInfo,
                                                     const VkAllocationCallbacks* pAllocator, VkDescriptorPool* pDescriptorPool) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.CreateDescriptorPool(device, pCreateInfo, pAllocator, pDescriptorPool);
     try {
         const auto translated = translate_pool(*pCreateInfo);
         return data.next.CreateDescriptorPool(device, translated ? translated->ptr() : pCreateInfo, pAllocator, pDescriptorPool);
@@ -80,12 +83,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice device, const VkDes
 
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, const VkAllocationCallbacks* pAllocator) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.DestroyDescriptorPool(device, descriptorPool, pAllocator);
     if (descriptorPool != VK_NULL_HANDLE) data.tensors->descriptors.forget_pool(descriptorPool);
     data.next.DestroyDescriptorPool(device, descriptorPool, pAllocator);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice device, VkDescriptorPool descriptorPool, VkDescriptorPoolResetFlags flags) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.ResetDescriptorPool(device, descriptorPool, flags);
     data.tensors->descriptors.forget_pool(descriptorPool);
     return data.next.ResetDescriptorPool(device, descriptorPool, flags);
 }
@@ -93,6 +98,7 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetDescriptorPool(VkDevice device, VkDescriptor
 VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo* pAllocateInfo,
                                                       VkDescriptorSet* pDescriptorSets) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.AllocateDescriptorSets(device, pAllocateInfo, pDescriptorSets);
     TensorDescriptorSets& sets = data.tensors->descriptors;
     const std::span<const VkDescriptorSetLayout> layouts(pAllocateInfo->pSetLayouts, pAllocateInfo->descriptorSetCount);
     try {
@@ -126,6 +132,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device, const VkD
 VKAPI_ATTR VkResult VKAPI_CALL FreeDescriptorSets(VkDevice device, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount,
                                                   const VkDescriptorSet* pDescriptorSets) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.FreeDescriptorSets(device, descriptorPool, descriptorSetCount, pDescriptorSets);
     data.tensors->descriptors.forget_sets({pDescriptorSets, descriptorSetCount});
     return data.next.FreeDescriptorSets(device, descriptorPool, descriptorSetCount, pDescriptorSets);
 }
@@ -133,6 +140,7 @@ VKAPI_ATTR VkResult VKAPI_CALL FreeDescriptorSets(VkDevice device, VkDescriptorP
 VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t descriptorWriteCount, const VkWriteDescriptorSet* pDescriptorWrites,
                                                 uint32_t descriptorCopyCount, const VkCopyDescriptorSet* pDescriptorCopies) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.UpdateDescriptorSets(device, descriptorWriteCount, pDescriptorWrites, descriptorCopyCount, pDescriptorCopies);
     const std::span<const VkWriteDescriptorSet> writes(pDescriptorWrites, descriptorWriteCount);
     if (descriptorCopyCount == 0 && !has_tensor_writes(writes)) {
         return data.next.UpdateDescriptorSets(device, descriptorWriteCount, pDescriptorWrites, 0, nullptr);
@@ -156,6 +164,7 @@ namespace {
 VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* info, const VkAllocationCallbacks* allocator,
                          VkDescriptorUpdateTemplate* handle, PFN_vkCreateDescriptorUpdateTemplate down) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return down(device, info, allocator, handle);
     try {
         const std::unique_ptr<TranslatedTemplate> translated = translate_template(*info);
         if (!translated) return down(device, info, allocator, handle);
@@ -169,6 +178,7 @@ VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreate
 
 // The data the driver's template reads: the application's own, or the blob with its tensor entries.
 const void* template_data(const DeviceData& data, VkDescriptorUpdateTemplate handle, const void* app_data, const char* command) {
+    if (!data.tensors) return app_data;
     const std::shared_ptr<const TensorTemplate> tensors = data.tensors->descriptors.update_template(handle);
     if (!tensors) return app_data;
     std::string error;
@@ -199,6 +209,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplateKHR(VkDevice device
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
                                                            const VkAllocationCallbacks* pAllocator) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator);
     if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
     data.next.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator);
 }
@@ -206,6 +217,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDe
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
                                                               const VkAllocationCallbacks* pAllocator) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.DestroyDescriptorUpdateTemplateKHR(device, descriptorUpdateTemplate, pAllocator);
     if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
     data.next.DestroyDescriptorUpdateTemplateKHR(device, descriptorUpdateTemplate, pAllocator);
 }
@@ -231,7 +243,7 @@ namespace {
 void push_descriptor_set(VkCommandBuffer command_buffer, VkPipelineBindPoint bind_point, VkPipelineLayout layout, uint32_t set,
                          uint32_t count, const VkWriteDescriptorSet* writes, PFN_vkCmdPushDescriptorSet down) {
     const DeviceData& data = device_data(command_buffer);
-    if (!has_tensor_writes({writes, count})) return down(command_buffer, bind_point, layout, set, count, writes);
+    if (!data.tensors || !has_tensor_writes({writes, count})) return down(command_buffer, bind_point, layout, set, count, writes);
     try {
         TranslatedUpdates updates;
         std::string error;
@@ -285,7 +297,7 @@ namespace {
 
 void push_descriptor_set2(VkCommandBuffer command_buffer, const VkPushDescriptorSetInfo* info, PFN_vkCmdPushDescriptorSet2 down) {
     const DeviceData& data = device_data(command_buffer);
-    if (!has_tensor_writes({info->pDescriptorWrites, info->descriptorWriteCount})) return down(command_buffer, info);
+    if (!data.tensors || !has_tensor_writes({info->pDescriptorWrites, info->descriptorWriteCount})) return down(command_buffer, info);
     try {
         TranslatedUpdates updates;
         std::string error;

@@ -64,6 +64,7 @@ std::string check_view(const VkTensorViewCreateInfoARM& info, const Tensor& tens
 VKAPI_ATTR VkResult VKAPI_CALL CreateTensorARM(VkDevice device, const VkTensorCreateInfoARM* pCreateInfo,
                                                const VkAllocationCallbacks* pAllocator, VkTensorARM* pTensor) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return VK_ERROR_EXTENSION_NOT_PRESENT;
     TensorDevice& tensors = *data.tensors;
     *pTensor = VK_NULL_HANDLE;
     if (std::string problem = check_tensor_create_info(*pCreateInfo, tensors.facts, tensors.features); !problem.empty()) {
@@ -88,6 +89,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateTensorARM(VkDevice device, const VkTensorCr
 VKAPI_ATTR void VKAPI_CALL DestroyTensorARM(VkDevice device, VkTensorARM tensor, const VkAllocationCallbacks* pAllocator) {
     if (tensor == VK_NULL_HANDLE) return;
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return;
     const std::shared_ptr<Tensor> record = data.tensors->tensors.pop(tensor);
     if (record == nullptr) {
         data.tensors->report("vkDestroyTensorARM: " + describe_tensor(tensor) + " is not a tensor of this device");
@@ -100,6 +102,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyTensorARM(VkDevice device, VkTensorARM tensor,
 VKAPI_ATTR void VKAPI_CALL GetTensorMemoryRequirementsARM(VkDevice device, const VkTensorMemoryRequirementsInfoARM* pInfo,
                                                           VkMemoryRequirements2* pMemoryRequirements) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return;
     const std::shared_ptr<Tensor> tensor = data.tensors->tensors.find(pInfo->tensor);
     if (tensor == nullptr) {
         data.tensors->report("vkGetTensorMemoryRequirementsARM: " + describe_tensor(pInfo->tensor) + " is not a tensor of this device");
@@ -114,6 +117,7 @@ VKAPI_ATTR void VKAPI_CALL GetTensorMemoryRequirementsARM(VkDevice device, const
 VKAPI_ATTR void VKAPI_CALL GetDeviceTensorMemoryRequirementsARM(VkDevice device, const VkDeviceTensorMemoryRequirementsARM* pInfo,
                                                                 VkMemoryRequirements2* pMemoryRequirements) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return;
     TensorDevice& tensors = *data.tensors;
     pMemoryRequirements->memoryRequirements = {};
     if (std::string problem = check_tensor_create_info(*pInfo->pCreateInfo, tensors.facts, tensors.features); !problem.empty()) {
@@ -131,6 +135,7 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceTensorMemoryRequirementsARM(VkDevice device,
 
 VKAPI_ATTR VkResult VKAPI_CALL BindTensorMemoryARM(VkDevice device, uint32_t bindInfoCount, const VkBindTensorMemoryInfoARM* pBindInfos) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return VK_ERROR_EXTENSION_NOT_PRESENT;
     TensorDevice& tensors = *data.tensors;
     try {
         std::vector<std::shared_ptr<Tensor>> records(bindInfoCount);
@@ -163,6 +168,7 @@ VKAPI_ATTR VkResult VKAPI_CALL BindTensorMemoryARM(VkDevice device, uint32_t bin
 VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo,
                                               const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory);
     const auto* dedicated = vku::FindStructInPNextChain<VkMemoryDedicatedAllocateInfoTensorARM>(pAllocateInfo->pNext);
     if (dedicated == nullptr) return data.next.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory);
     const std::shared_ptr<Tensor> tensor = data.tensors->tensors.find(dedicated->tensor);
@@ -186,6 +192,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
 VKAPI_ATTR VkResult VKAPI_CALL CreateTensorViewARM(VkDevice device, const VkTensorViewCreateInfoARM* pCreateInfo,
                                                    const VkAllocationCallbacks*, VkTensorViewARM* pView) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return VK_ERROR_EXTENSION_NOT_PRESENT;
     TensorDevice& tensors = *data.tensors;
     *pView = VK_NULL_HANDLE;
     std::shared_ptr<const Tensor> tensor = tensors.tensors.find(pCreateInfo->tensor);
@@ -213,6 +220,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateTensorViewARM(VkDevice device, const VkTens
 VKAPI_ATTR void VKAPI_CALL DestroyTensorViewARM(VkDevice device, VkTensorViewARM tensorView, const VkAllocationCallbacks*) {
     if (tensorView == VK_NULL_HANDLE) return;
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return;
     const std::shared_ptr<TensorView> view = data.tensors->views.pop(tensorView);
     if (view == nullptr) {
         data.tensors->report("vkDestroyTensorViewARM: " + describe_tensor_view(tensorView) + " is not a tensor view of this device");
@@ -225,6 +233,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyTensorViewARM(VkDevice device, VkTensorViewARM
 // buffer carries the application's name; a view has nothing below it to name.
 VKAPI_ATTR VkResult VKAPI_CALL TensorSetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* pNameInfo) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.shaders ? SetDebugUtilsObjectNameEXT(device, pNameInfo) : data.next.SetDebugUtilsObjectNameEXT(device, pNameInfo);
     if (pNameInfo->objectType == VK_OBJECT_TYPE_TENSOR_VIEW_ARM) return VK_SUCCESS;
     if (pNameInfo->objectType == VK_OBJECT_TYPE_TENSOR_ARM) {
         const std::shared_ptr<Tensor> tensor = data.tensors->tensors.find(reinterpret_cast<VkTensorARM>(pNameInfo->objectHandle));
@@ -239,6 +248,7 @@ VKAPI_ATTR VkResult VKAPI_CALL TensorSetDebugUtilsObjectNameEXT(VkDevice device,
 
 VKAPI_ATTR VkResult VKAPI_CALL TensorSetDebugUtilsObjectTagEXT(VkDevice device, const VkDebugUtilsObjectTagInfoEXT* pTagInfo) {
     const DeviceData& data = device_data(device);
+    if (!data.tensors) return data.next.SetDebugUtilsObjectTagEXT(device, pTagInfo);
     if (pTagInfo->objectType == VK_OBJECT_TYPE_TENSOR_VIEW_ARM) return VK_SUCCESS;
     if (pTagInfo->objectType == VK_OBJECT_TYPE_TENSOR_ARM) {
         const std::shared_ptr<Tensor> tensor = data.tensors->tensors.find(reinterpret_cast<VkTensorARM>(pTagInfo->objectHandle));
