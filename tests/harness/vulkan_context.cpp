@@ -1,5 +1,6 @@
 #include "vulkan_context.h"
 
+#include "enabled_features.h"
 #include "spy_records.h"
 
 #include <cstdlib>
@@ -99,6 +100,7 @@ Context::Context(const ContextOptions& options) {
     device_info.pQueueCreateInfos = &queue_info;
     device_info.enabledExtensionCount = static_cast<uint32_t>(options.device_extensions.size());
     device_info.ppEnabledExtensionNames = options.device_extensions.data();
+    tag_enabled_features(features.pNext);
     check(vkCreateDevice(physical_device, &device_info, nullptr, &device), "vkCreateDevice");
     volkLoadDeviceTable(&vk, device);
     vk.vkGetDeviceQueue(device, queue_family, 0, &queue);

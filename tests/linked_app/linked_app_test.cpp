@@ -6,6 +6,8 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 #include <vulkan/vulkan.h>
 
+#include "conformance_listener.h"
+#include "coverage_tags.h"
 #include "test_driver.h"
 
 namespace {
@@ -46,6 +48,7 @@ TEST_F(LinkedApp, ToolingInfoReachesTheLayer) {
 // The loader's trampolines for an extension command end in the layer's hook (emulated on the plain
 // driver, the driver's own on the native one): either way the configurations are there.
 TEST_F(LinkedApp, CooperativeMatrixCommandsAndDeviceWork) {
+    vkpolyfill::test::covers("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
     auto get_properties = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR>(
         vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
     ASSERT_NE(get_properties, nullptr);
@@ -76,6 +79,7 @@ TEST_F(LinkedApp, CooperativeMatrixCommandsAndDeviceWork) {
 
 int main(int argc, char** argv) {
     testing::InitGoogleTest(&argc, argv);
+    vkpolyfill::test::add_conformance_listener();
     if (GTEST_FLAG_GET(list_tests)) return RUN_ALL_TESTS();  // test discovery at build time: no driver needed
     if (!vkpolyfill::test::use_test_driver(VKPOLYFILL_LAYER_MANIFEST_PATH)) return 1;
     return RUN_ALL_TESTS();

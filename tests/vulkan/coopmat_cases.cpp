@@ -65,12 +65,14 @@ void expect_agreement(const Observation& forced, const Observation& native) {
     }
 }
 
-// Why `facts` (of `mode`) cannot run the case, or "".
+// Why `facts` (of `mode`) cannot run the case, or "". "not supported: " makes the skip CTS's
+// NotSupported for scripts/conformance.sh.
 std::string unsupported(Mode mode, const DeviceFacts& facts, const Case& c) {
-    if (!facts.extension) return where_this_runs(mode) + " has no VK_KHR_cooperative_matrix";
+    if (!facts.extension) return "not supported: " + where_this_runs(mode) + " has no VK_KHR_cooperative_matrix";
     const std::string missing = unmet(c.needs, facts.configurations);
     if (missing.empty()) return "";
-    return where_this_runs(mode) + " does not report " + missing + "; it reports " + reported_list(facts.configurations);
+    return "not supported: " + where_this_runs(mode) + " does not report " + missing + "; it reports " +
+           reported_list(facts.configurations);
 }
 
 void run_native(const Case& c) {

@@ -30,6 +30,17 @@ bool within(const Output& output, std::span<const std::byte> reference, size_t i
     return t.relative > 0 && error <= t.relative * scale;
 }
 
+std::string describe_tolerance(const Output& output) {
+    const Tolerance& t = output.tolerance;
+    if (!is_float(output.type) || (t.ulps == 0 && t.relative == 0)) return "tolerance: bit-exact";
+    std::ostringstream text;
+    text << "tolerance:";
+    if (t.ulps > 0) text << " " << t.ulps << " ulp";
+    if (t.ulps > 0 && t.relative > 0) text << " or";
+    if (t.relative > 0) text << " " << t.relative << " x " << (output.scale.empty() ? "|expected|" : "the element's scale");
+    return text.str();
+}
+
 }  // namespace
 
 testing::AssertionResult matches(const Output& output, std::span<const std::byte> reference,
@@ -50,7 +61,8 @@ testing::AssertionResult matches(const Output& output, std::span<const std::byte
     }
     if (wrong == 0) return testing::AssertionSuccess();
     return testing::AssertionFailure() << output.name << " (" << component_name(output.type) << "): " << wrong << " of "
-                                       << count << " elements differ from " << reference_name << "; first:" << first.str();
+                                       << count << " elements differ from " << reference_name << " ("
+                                       << describe_tolerance(output) << "); first:" << first.str();
 }
 
 std::vector<std::byte> bytes_of(const void* mapped, size_t size) {

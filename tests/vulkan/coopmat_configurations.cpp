@@ -7,6 +7,8 @@
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "coverage_tags.h"
+
 namespace vkpolyfill::test::coopmat {
 namespace {
 
@@ -123,6 +125,7 @@ std::vector<MatrixType> two_per_type(const std::vector<MatrixType>& types) {
 }
 
 std::vector<Configuration> query_configurations(VkPhysicalDevice physical_device) {
+    covers("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
     uint32_t count = 0;
     vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(physical_device, &count, nullptr);
     std::vector<VkCooperativeMatrixPropertiesKHR> properties(count, vku::InitStruct<VkCooperativeMatrixPropertiesKHR>());

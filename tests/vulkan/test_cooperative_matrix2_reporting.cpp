@@ -11,6 +11,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "coopmat_configurations.h"
+#include "coverage_tags.h"
 #include "scoped_env.h"
 #include "spy_records.h"
 #include "temp_dir.h"
@@ -53,6 +54,7 @@ using Entry = std::tuple<uint32_t, uint32_t, uint32_t, VkComponentTypeKHR, VkCom
                          VkComponentTypeKHR, VkBool32, VkScopeKHR, uint32_t>;
 
 std::vector<Entry> flexible_list(const Context& context) {
+    covers("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
     auto get = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
         vkGetInstanceProcAddr(context.instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
     if (get == nullptr) throw std::runtime_error("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV not found");
@@ -127,6 +129,7 @@ TEST(CooperativeMatrix2Reporting, FlexibleListIsTheLoweringsForThisDevice) {
 }
 
 TEST(CooperativeMatrix2Reporting, FlexibleListFollowsTheTwoCallIdiom) {
+    covers("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
     Context context({});
     auto get = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
         vkGetInstanceProcAddr(context.instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
