@@ -78,17 +78,19 @@ std::vector<ElementPosition> element_positions(ir::Builder& b, PassContext& cont
     uint32_t outer_in_bounds = 0;  // the dimensions but the innermost
     uint32_t offset = 0;
     Coordinate innermost{};
-    uint32_t innermost_dimension = 0, innermost_stride = 0;
+    uint32_t innermost_dimension = 0;
     for (uint32_t d = 0; d < input.rank; ++d) {
         const Coordinate c = p.coordinate(input.coordinates, input.component_type, d);
         const uint32_t dimension = access.load_shape_word(b, ref, shape_index, kTensorShapeDimensionsWord + d);
-        const uint32_t stride = access.load_shape_word(b, ref, shape_index, kTensorShapeStridesWord + d);
-        const uint32_t term = b.add(spv::OpIMul, u, {p.low_bits(c), stride});
+        // The innermost stride is one element (VkTensorDescriptionARM: pStrides[dimensionCount - 1] is
+        // the element size), so the innermost coordinate is added as it is.
+        const uint32_t term = d == last ? p.low_bits(c)
+                                        : b.add(spv::OpIMul, u, {p.low_bits(c), access.load_shape_word(b, ref, shape_index,
+                                                                                                      kTensorShapeStridesWord + d)});
         offset = offset ? b.add(spv::OpIAdd, u, {offset, term}) : term;
         if (d == last) {
             innermost = c;
             innermost_dimension = dimension;
-            innermost_stride = stride;
         } else {
             outer_in_bounds = p.all(outer_in_bounds, p.below(c, dimension));
         }
@@ -102,8 +104,7 @@ std::vector<ElementPosition> element_positions(ir::Builder& b, PassContext& cont
         }
         const auto [c, no_wrap] = p.advanced(innermost, j);
         const uint32_t in_bounds = p.all(p.all(outer_in_bounds, p.below(c, innermost_dimension)), no_wrap);
-        const uint32_t step = b.add(spv::OpIMul, u, {innermost_stride, context.types.get_constant_uint32(j)});
-        positions.push_back({in_bounds, b.add(spv::OpIAdd, u, {offset, step})});
+        positions.push_back({in_bounds, b.add(spv::OpIAdd, u, {offset, context.types.get_constant_uint32(j)})});
     }
     return positions;
 }

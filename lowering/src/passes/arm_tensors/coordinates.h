@@ -3,7 +3,7 @@
 // every dimension d, checked against the shape record with unsigned compares so that negative
 // coordinates fail; an access of n elements (an array result or object) covers c, c + 1, ... along
 // the innermost (last) dimension, each element checked on its own. An element's offset in the data
-// buffer is sum(c[d] * strides[d]), in elements.
+// buffer is sum(c[d] * strides[d]), in elements; the innermost stride is always one element.
 #pragma once
 
 #include <cstdint>

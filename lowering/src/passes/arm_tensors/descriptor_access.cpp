@@ -8,6 +8,35 @@
 
 namespace vkpolyfill::lowering::arm_tensors {
 
+void DescriptorAccess::begin_function(ir::Function& function) {
+    function_ = &function;
+    prologue_ = {};
+    entry_indexes_.clear();
+    entry_words_.clear();
+}
+
+void DescriptorAccess::end_function() {
+    if (function_ && !prologue_.instructions.empty()) {
+        ir::InstructionList& entry = function_->blocks.front().instructions;
+        size_t at = 1;  // after the OpLabel and the function's variables, which must come first
+        while (at < entry.size() && entry[at]->opcode() == spv::OpVariable) ++at;
+        entry.insert(entry.begin() + static_cast<ptrdiff_t>(at), std::make_move_iterator(prologue_.instructions.begin()),
+                     std::make_move_iterator(prologue_.instructions.end()));
+    }
+    function_ = nullptr;
+    prologue_ = {};
+}
+
+bool DescriptorAccess::known_on_entry(const TensorRef& ref) const {
+    const ir::Instruction* element = context_.module.find_definition(ref.element);
+    if (!element || !function_) return false;
+    if (element->opcode() == spv::OpConstant) return true;
+    for (const auto& parameter : function_->header) {
+        if (parameter.get() == element) return true;
+    }
+    return false;
+}
+
 DescriptorAccess::Indexes DescriptorAccess::indexes(ir::Builder& b, const TensorRef& ref) {
     ir::TypeManager& types = context_.types;
     const ir::Instruction* element = context_.module.find_definition(ref.element);
@@ -17,6 +46,15 @@ DescriptorAccess::Indexes DescriptorAccess::indexes(ir::Builder& b, const Tensor
     }
     dynamic_ = true;
     non_uniform_ |= ref.non_uniform;
+    if (!known_on_entry(ref)) return compute_indexes(b, ref);
+    const auto known = entry_indexes_.find(ref.element);
+    if (known != entry_indexes_.end()) return known->second;
+    ir::Builder top(context_.module, prologue_, prologue_.instructions.size());
+    return entry_indexes_[ref.element] = compute_indexes(top, ref);
+}
+
+DescriptorAccess::Indexes DescriptorAccess::compute_indexes(ir::Builder& b, const TensorRef& ref) {
+    ir::TypeManager& types = context_.types;
     const uint32_t u = types.get_type_int(32, false);
     const uint32_t data = b.add(spv::OpIMul, u, {ref.element, types.get_constant_uint32(2)});
     const uint32_t shape = b.add(spv::OpIAdd, u, {data, types.get_constant_uint32(1)});
@@ -28,6 +66,16 @@ DescriptorAccess::Indexes DescriptorAccess::indexes(ir::Builder& b, const Tensor
 }
 
 uint32_t DescriptorAccess::load_shape_word(ir::Builder& b, const TensorRef& ref, uint32_t shape_index, uint32_t word) {
+    if (!known_on_entry(ref)) return emit_shape_load(b, ref, shape_index, word);
+    uint32_t& value = entry_words_[{ref.binding->shape_variable, shape_index, word}];
+    if (value == 0) {
+        ir::Builder top(context_.module, prologue_, prologue_.instructions.size());
+        value = emit_shape_load(top, ref, shape_index, word);
+    }
+    return value;
+}
+
+uint32_t DescriptorAccess::emit_shape_load(ir::Builder& b, const TensorRef& ref, uint32_t shape_index, uint32_t word) {
     ir::TypeManager& types = context_.types;
     const uint32_t u = types.get_type_int(32, false);
     const uint32_t pointer = b.add(spv::OpAccessChain, types.get_type_pointer(spv::StorageClassStorageBuffer, u),

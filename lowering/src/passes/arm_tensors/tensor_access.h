@@ -30,7 +30,7 @@ class TensorAccess {
     bool write(ir::Builder& b, const ir::Instruction& write, const TensorRef& ref);
     bool query(ir::Builder& b, const ir::Instruction& query, const TensorRef& ref);
 
-    const DescriptorAccess& descriptors() const { return descriptors_; }
+    DescriptorAccess& descriptors() { return descriptors_; }
     // The data variables some write stores to.
     const std::unordered_set<uint32_t>& written() const { return written_; }
 

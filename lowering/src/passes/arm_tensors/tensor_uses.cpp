@@ -38,7 +38,9 @@ class UseRewriter {
         for (size_t i = 0; i < order_.size(); ++i) {  // clones join the order as calls make them
             ir::Function& function = *order_[i];
             if (!rewrite_parameters(function)) continue;
+            access_.descriptors().begin_function(function);
             for (ir::BasicBlock& block : function.blocks) rewrite_block(block);
+            access_.descriptors().end_function();
         }
         std::erase_if(module_.functions, [&](const auto& f) { return removed_.contains(f->id()); });
         return std::move(removed_);
