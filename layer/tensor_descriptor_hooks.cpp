@@ -27,6 +27,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const 
                                                          const VkAllocationCallbacks* pAllocator, VkDescriptorSetLayout* pSetLayout) {
     const DeviceData& data = device_data(device);
     if (!data.tensors) return data.next.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout);
+    if (std::string problem = mutable_tensor_problem(*pCreateInfo); !problem.empty()) {
+        data.tensors->report("vkCreateDescriptorSetLayout: " + problem);
+        return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
     try {
         const TranslatedSetLayout translated = translate_set_layout(*pCreateInfo);
         if (!translated.info) return data.next.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout);

@@ -73,6 +73,21 @@ TranslatedSetLayout translate_set_layout(const VkDescriptorSetLayoutCreateInfo& 
     return translated;
 }
 
+std::string mutable_tensor_problem(const VkDescriptorSetLayoutCreateInfo& info) {
+    const auto* lists = vku::FindStructInPNextChain<VkMutableDescriptorTypeCreateInfoEXT>(info.pNext);
+    if (lists == nullptr) return {};
+    for (uint32_t b = 0; b < lists->mutableDescriptorTypeListCount; ++b) {
+        const VkMutableDescriptorTypeListEXT& list = lists->pMutableDescriptorTypeLists[b];
+        for (uint32_t t = 0; t < list.descriptorTypeCount; ++t) {
+            if (list.pDescriptorTypes[t] == VK_DESCRIPTOR_TYPE_TENSOR_ARM) {
+                return std::format("pMutableDescriptorTypeLists[{}] lists VK_DESCRIPTOR_TYPE_TENSOR_ARM: mutable descriptors that may "
+                                   "hold a tensor are not emulated", b);
+            }
+        }
+    }
+    return {};
+}
+
 std::unique_ptr<vku::safe_VkDescriptorPoolCreateInfo> translate_pool(const VkDescriptorPoolCreateInfo& info) {
     const std::span<const VkDescriptorPoolSize> sizes(info.pPoolSizes, info.poolSizeCount);
     if (std::ranges::none_of(sizes, [](const VkDescriptorPoolSize& s) { return s.type == VK_DESCRIPTOR_TYPE_TENSOR_ARM; })) {

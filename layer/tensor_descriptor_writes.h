@@ -22,6 +22,10 @@ struct TranslatedSetLayout {
 };
 TranslatedSetLayout translate_set_layout(const VkDescriptorSetLayoutCreateInfo& info);
 
+// A mutable descriptor (VK_EXT_mutable_descriptor_type) that may hold a tensor would have to be two
+// descriptors only when it does: not emulated. Empty when `info` has none, else a sentence naming it.
+std::string mutable_tensor_problem(const VkDescriptorSetLayoutCreateInfo& info);
+
 // Null when the pool has no tensor sizes; else the copy with tensors counted as two storage buffers.
 std::unique_ptr<vku::safe_VkDescriptorPoolCreateInfo> translate_pool(const VkDescriptorPoolCreateInfo& info);
 

@@ -345,6 +345,24 @@ TEST(ArmTensorsDescriptors, UpdateAfterBindPartiallyBoundVariableCountBindingsDo
     destroy(c, reader);
 }
 
+TEST(ArmTensorsDescriptors, AMutableDescriptorThatMayHoldATensorIsRefusedWithAMessage) {
+    TensorDevice device;
+    Context& c = device.context();
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_TENSOR_ARM};
+    const VkMutableDescriptorTypeListEXT list{2, types};
+    VkMutableDescriptorTypeCreateInfoEXT mutable_info = vku::InitStructHelper();
+    mutable_info.mutableDescriptorTypeListCount = 1;
+    mutable_info.pMutableDescriptorTypeLists = &list;
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper(&mutable_info);
+    info.bindingCount = 1;
+    info.pBindings = &binding;
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    EXPECT_EQ(c.vk.vkCreateDescriptorSetLayout(c.device, &info, nullptr, &layout), VK_ERROR_VALIDATION_FAILED_EXT);
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", "pMutableDescriptorTypeLists[0] lists VK_DESCRIPTOR_TYPE_TENSOR_ARM"), 1u)
+        << device.messages.dump();
+}
+
 TEST(ArmTensorsDescriptors, AWriteNamingAnUnknownViewIsReported) {
     TensorDevice device;
     Context& c = device.context();
