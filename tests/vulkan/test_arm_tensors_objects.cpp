@@ -117,6 +117,46 @@ TEST(ArmTensorsObjects, SeveralTensorsBindAtOnceAndDedicatedAllocationsWork) {
     for (VkDeviceMemory m : memory) c.vk.vkFreeMemory(c.device, m, nullptr);
 }
 
+TEST(ArmTensorsObjects, AMutableFormatTensorHasViewsOfEveryFormatOfItsElementSize) {
+    TensorDevice device;
+    Context& c = device.context();
+    const std::vector<int64_t> dimensions{6, 2};
+    const VkTensorDescriptionARM description = tensor_description(VK_FORMAT_R32_UINT, dimensions, {}, VK_TENSOR_USAGE_SHADER_BIT_ARM);
+    VkTensorCreateInfoARM info = vku::InitStructHelper();
+    info.flags = VK_TENSOR_CREATE_MUTABLE_FORMAT_BIT_ARM;
+    info.pDescription = &description;
+    VkTensorARM tensor = VK_NULL_HANDLE;
+    ASSERT_EQ(c.vk.vkCreateTensorARM(c.device, &info, nullptr, &tensor), VK_SUCCESS);
+    VkTensorViewCreateInfoARM view_info = vku::InitStructHelper();
+    view_info.tensor = tensor;
+    view_info.format = VK_FORMAT_R32_SFLOAT;
+    VkTensorViewARM view = VK_NULL_HANDLE;
+    // Not yet bound: refused.
+    EXPECT_EQ(c.vk.vkCreateTensorViewARM(c.device, &view_info, nullptr, &view), VK_ERROR_VALIDATION_FAILED_EXT);
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", "must be bound to memory"), 1u) << device.messages.dump();
+    const VkMemoryRequirements requirements = tensor_requirements(c, tensor);
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    allocate.allocationSize = requirements.size;
+    allocate.memoryTypeIndex = static_cast<uint32_t>(std::countr_zero(requirements.memoryTypeBits));
+    VkDeviceMemory memory;
+    ASSERT_EQ(c.vk.vkAllocateMemory(c.device, &allocate, nullptr, &memory), VK_SUCCESS);
+    VkBindTensorMemoryInfoARM bind = vku::InitStructHelper();
+    bind.tensor = tensor;
+    bind.memory = memory;
+    ASSERT_EQ(c.vk.vkBindTensorMemoryARM(c.device, 1, &bind), VK_SUCCESS);
+    EXPECT_EQ(c.vk.vkCreateTensorViewARM(c.device, &view_info, nullptr, &view), VK_SUCCESS);
+    view_info.format = VK_FORMAT_R16_UINT;  // another element size
+    VkTensorViewARM refused = VK_NULL_HANDLE;
+    EXPECT_EQ(c.vk.vkCreateTensorViewARM(c.device, &view_info, nullptr, &refused), VK_ERROR_VALIDATION_FAILED_EXT);
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", "element size of the tensor's format (4 bytes)"), 1u) << device.messages.dump();
+    // Unknown handles are named, not followed.
+    c.vk.vkDestroyTensorViewARM(c.device, reinterpret_cast<VkTensorViewARM>(uintptr_t{0xbad0}), nullptr);
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", "is not a tensor view of this device"), 1u) << device.messages.dump();
+    c.vk.vkDestroyTensorViewARM(c.device, view, nullptr);
+    c.vk.vkDestroyTensorARM(c.device, tensor, nullptr);
+    c.vk.vkFreeMemory(c.device, memory, nullptr);
+}
+
 struct InvalidCase {
     const char* name;
     const char* vuid;  // what the message must name
