@@ -6,7 +6,7 @@
 // The Private-variable shader itself does not run on lavapipe in useful time (README, [L]). Not a
 // ctest test: run it through scripts/env.sh,
 //   build/<preset>/tests/bench/vkpolyfill_long_composites_bench [--driver plain|native|system]
-//       [--invocations N] [--repetitions R]
+//       [--invocations N] [--repetitions R] [--json PATH]   (--json: the figures for scripts/bench.sh's report)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +18,7 @@
 
 #include <vkpolyfill/lowering/lower.h>
 
+#include "figures.h"
 #include "long_composites_modules.h"
 #include "stats.h"
 #include "vulkan_context.h"
@@ -32,6 +33,7 @@ struct Options {
     std::string driver = "plain";
     uint32_t invocations = 1u << 20;  // a multiple of the modules' workgroup width, 64
     uint32_t repetitions = 15;
+    std::string json;
 };
 
 Options parse(int argc, char** argv) {
@@ -46,6 +48,8 @@ Options parse(int argc, char** argv) {
             options.invocations = static_cast<uint32_t>(std::stoul(value)) / 64 * 64;
         } else if (arg == "--repetitions") {
             options.repetitions = static_cast<uint32_t>(std::stoul(value));
+        } else if (arg == "--json") {
+            options.json = value;
         } else {
             throw std::invalid_argument("unknown option " + arg);
         }
@@ -76,7 +80,7 @@ double thread_cpu_milliseconds() {
 
 // (1), the first run included, as the layer meets each module once before its cache. The CPU time
 // is the lowering's own cost on a machine that other work shares.
-void measure_lowering(const Options& options) {
+void measure_lowering(const Options& options, Figures& figures) {
     const std::vector<uint32_t> words = modules::read_module("table");
     if (words.empty()) throw std::runtime_error("the table module is missing: build vkpolyfill_long_composites_modules");
     std::vector<double> wall, cpu;
@@ -94,6 +98,8 @@ void measure_lowering(const Options& options) {
     std::printf("| | median | min | max |\n| --- | --- | --- | --- |\n");
     print("lower(), wall clock", summarize(wall));
     print("lower(), thread CPU time", summarize(cpu));
+    figures.add("lower(), 100,000-element table", "wall clock", "ms", summarize(wall));
+    figures.add("lower(), 100,000-element table", "thread CPU time", "ms", summarize(cpu));
     // The first run meets cold allocations, as the layer does when it lowers a module the first time.
     std::printf("\nfirst run: wall clock %.2f ms, thread CPU time %.2f ms\n", wall.front(), cpu.front());
 }
@@ -132,7 +138,8 @@ Run measure_shader(test::Context& context, const std::vector<uint32_t>& spirv, u
 }
 
 void run(const Options& options) {
-    measure_lowering(options);
+    Figures figures("SPV_INTEL_long_composites", options.driver);
+    measure_lowering(options, figures);
     const lowering::Result lowered = lowering::lower(modules::read_module("table_in_buffer"), lowering_target(), {});
     if (!lowered.ok) throw std::runtime_error("lowering the table_in_buffer module failed");
     test::Context context({.layer = false});
@@ -143,6 +150,11 @@ void run(const Options& options) {
     std::printf("| | median | min | max |\n| --- | --- | --- | --- |\n");
     print("lowered table_in_buffer (split table type)", split.dispatch_ms);
     print("table_buffer (plain storage-buffer array)", plain.dispatch_ms);
+    const std::string lookups =
+        std::to_string(options.invocations) + " invocations x " + std::to_string(modules::kTableLookups) + " lookups";
+    figures.add(lookups, "lowered (split table type)", "ms per dispatch", split.dispatch_ms);
+    figures.add(lookups, "plain storage-buffer array", "ms per dispatch", plain.dispatch_ms);
+    if (!options.json.empty()) figures.write(options.json);
     std::printf("\nrun-time ratio (lowered / plain, medians): %.2f\n", split.dispatch_ms.median / plain.dispatch_ms.median);
     std::printf("pipeline creation, ms: lowered %.1f, plain %.1f\n", split.pipeline_ms, plain.pipeline_ms);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "driver_selection.h"
+#include "figures.h"
 #include "stats.h"
 #include "text_parsing.h"
 #include "tile_image_setup.h"
@@ -23,15 +24,18 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: vkpolyfill_tile_image_bench [--driver plain|native|system] [--size N] [--patches N] [--frames N] [--reps N]\n"
+    "                                   [--json PATH]\n"
     "  --driver   the driver (default native: lavapipe 26 through scripts/env.sh)\n"
     "  --size     the blending scene's framebuffer width and height, a multiple of 16 (default 512)\n"
     "  --patches  translucent quads in the blending scene (default 64)\n"
     "  --frames   frames per measured submission (default 4)\n"
-    "  --reps     measured submissions per figure; the median is reported (default 5)\n";
+    "  --reps     measured submissions per figure; the median is reported (default 5)\n"
+    "  --json     also write the figures (median, quartiles, range) for scripts/bench.sh's report\n";
 
 struct Options {
     std::string driver = "native";
     uint32_t size = 512, patches = 64, frames = 4, reps = 5;
+    std::string json;
 };
 
 Options parse(int argc, char** argv) {
@@ -47,6 +51,8 @@ Options parse(int argc, char** argv) {
             options.frames = parse_uint(value, flag);
         } else if (flag == "--reps") {
             options.reps = parse_uint(value, flag);
+        } else if (flag == "--json") {
+            options.json = value;
         } else {
             throw std::invalid_argument("unknown option " + flag);
         }
@@ -56,8 +62,8 @@ Options parse(int argc, char** argv) {
 }
 
 struct Measured {
-    double record_ms = 0, execute_ms = 0;  // medians
-    test::tile_image::Samples image;       // the first color attachment of the last run
+    Summary record, execute;          // ms
+    test::tile_image::Samples image;  // the first color attachment of the last run
 };
 
 // Renders `spec` once to warm up (pipeline compiles, first-use costs), then `reps` times.
@@ -73,8 +79,8 @@ Measured measure(bool layer, const test::tile_image::SceneSpec& spec, const std:
         record.push_back(renderer.last_timing().record_ms);
         execute.push_back(renderer.last_timing().execute_ms);
     }
-    measured.record_ms = summarize(record).median;
-    measured.execute_ms = summarize(execute).median;
+    measured.record = summarize(record);
+    measured.execute = summarize(execute);
     return measured;
 }
 
@@ -85,13 +91,16 @@ void run(const Options& options) {
     const Measured fixed_layer = measure(true, blend_scene(false, options.size, options.patches, options.frames), scene, options.reps);
     const Measured fixed_plain = measure(false, blend_scene(false, options.size, options.patches, options.frames), scene, options.reps);
     const double frames = options.frames;
+    Figures figures("VK_EXT_shader_tile_image", options.driver);
+    const std::string blending = std::format("blending {}x{}, {} quads", options.size, options.size, options.patches);
     std::printf("## Tile-image blending (%ux%u RGBA8, %u translucent quads, %u frames a submission, median of %u)\n\n",
                 options.size, options.size, options.patches, options.frames, options.reps);
     std::printf("| path | ms per frame | fixed function without the layer / this |\n| --- | ---: | ---: |\n");
     for (const auto& [name, m] : {std::pair{"(a) programmable: tile-image reads through the layer", &programmable},
                                   std::pair{"(b) fixed-function blending, through the layer", &fixed_layer},
                                   std::pair{"(c) fixed-function blending, without the layer", &fixed_plain}}) {
-        std::printf("| %s | %.2f | %.2f |\n", name, m->execute_ms / frames, fixed_plain.execute_ms / m->execute_ms);
+        std::printf("| %s | %.2f | %.2f |\n", name, m->execute.median / frames, fixed_plain.execute.median / m->execute.median);
+        figures.add(blending, name, "ms per frame", scaled(m->execute, 1.0 / frames));
     }
     std::printf("\n(a) and (b) differ by at most %u/255 per channel.\n\n", max_difference(programmable.image, fixed_layer.image));
 
@@ -111,9 +120,15 @@ void run(const Options& options) {
         const Measured runs[] = {measure(false, fixed, patches, options.reps), measure(true, fixed, patches, options.reps),
                                  measure(true, *spec, patches, options.reps)};
         const double us = 1000.0 / calls;
-        std::printf("| %s: record (us) | %.3f | %.3f | %.3f |\n", name, runs[0].record_ms * us, runs[1].record_ms * us, runs[2].record_ms * us);
-        std::printf("| %s: run (us) | %.3f | %.3f | %.3f |\n", name, runs[0].execute_ms * us, runs[1].execute_ms * us, runs[2].execute_ms * us);
+        std::printf("| %s: record (us) | %.3f | %.3f | %.3f |\n", name, runs[0].record.median * us, runs[1].record.median * us, runs[2].record.median * us);
+        std::printf("| %s: run (us) | %.3f | %.3f | %.3f |\n", name, runs[0].execute.median * us, runs[1].execute.median * us, runs[2].execute.median * us);
+        const char* series[] = {"without the layer", "through the layer, fixed function", "through the layer, tile-image reads"};
+        for (int r = 0; r < 3; ++r) {
+            figures.add(std::string(name) + ": record", series[r], "us per call", scaled(runs[r].record, us));
+            figures.add(std::string(name) + ": run", series[r], "us per call", scaled(runs[r].execute, us));
+        }
     }
+    if (!options.json.empty()) figures.write(options.json);
 }
 
 }  // namespace
