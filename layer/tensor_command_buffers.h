@@ -14,6 +14,7 @@
 
 #include <vulkan/utility/vk_concurrent_unordered_map.hpp>
 #include <vulkan/utility/vk_dispatch_table.h>
+#include <vulkan/utility/vk_safe_struct.hpp>
 
 namespace vkpolyfill {
 
@@ -21,17 +22,21 @@ class ComputeState {
   public:
     void bind_pipeline(VkPipeline pipeline) { pipeline_ = pipeline; }
     void bind_sets(VkPipelineLayout layout, uint32_t first, std::span<const VkDescriptorSet> sets, std::span<const uint32_t> offsets);
+    // Writes as the driver received them (tensor writes already translated).
+    void push_set(VkPipelineLayout layout, uint32_t set, std::span<const VkWriteDescriptorSet> writes);
     void push_constants(VkPipelineLayout layout, VkShaderStageFlags stages, uint32_t offset, std::span<const std::byte> bytes);
 
     // Records the application's state back into `command_buffer` after the layer's own dispatches.
     void restore(VkCommandBuffer command_buffer, const VkuDeviceDispatchTable& next) const;
 
   private:
+    // A vkCmdBindDescriptorSets, or (with `pushed` writes) a vkCmdPushDescriptorSet of set `first`.
     struct SetBind {
         VkPipelineLayout layout;
         uint32_t first;
         std::vector<VkDescriptorSet> sets;
         std::vector<uint32_t> offsets;
+        std::vector<vku::safe_VkWriteDescriptorSet> pushed;
     };
     struct Push {
         VkPipelineLayout layout;

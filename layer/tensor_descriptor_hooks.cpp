@@ -1,6 +1,7 @@
 // Descriptor commands on devices emulating tensors: tensor bindings, pool sizes, writes, copies,
 // templates and push descriptors become the storage-buffer descriptors of lowering/arm_tensors.h.
-// Calls without tensors pass straight down after a scan of their types.
+// Calls without tensors pass straight down after a scan of their types (push descriptors at the
+// compute bind point are also kept, for tensor copies to restore).
 #include <optional>
 
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
@@ -244,10 +245,11 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplateKHR(VkDevice device, V
 
 namespace {
 
+// Pushes at the compute bind point are kept for the state a compute tensor copy restores.
 void push_descriptor_set(VkCommandBuffer command_buffer, VkPipelineBindPoint bind_point, VkPipelineLayout layout, uint32_t set,
                          uint32_t count, const VkWriteDescriptorSet* writes, PFN_vkCmdPushDescriptorSet down) {
     const DeviceData& data = device_data(command_buffer);
-    if (!data.tensors || !has_tensor_writes({writes, count})) return down(command_buffer, bind_point, layout, set, count, writes);
+    if (!data.tensors) return down(command_buffer, bind_point, layout, set, count, writes);
     try {
         TranslatedUpdates updates;
         std::string error;
@@ -255,6 +257,7 @@ void push_descriptor_set(VkCommandBuffer command_buffer, VkPipelineBindPoint bin
             data.tensors->report("vkCmdPushDescriptorSet: " + error + "; nothing was pushed");
             return;
         }
+        if (bind_point == VK_PIPELINE_BIND_POINT_COMPUTE) data.tensors->command_buffers.at(command_buffer).push_set(layout, set, updates.writes);
         down(command_buffer, bind_point, layout, set, count, updates.writes.data());
     } catch (...) {
         data.tensors->report("vkCmdPushDescriptorSet: out of host memory; nothing was pushed");
@@ -301,13 +304,16 @@ namespace {
 
 void push_descriptor_set2(VkCommandBuffer command_buffer, const VkPushDescriptorSetInfo* info, PFN_vkCmdPushDescriptorSet2 down) {
     const DeviceData& data = device_data(command_buffer);
-    if (!data.tensors || !has_tensor_writes({info->pDescriptorWrites, info->descriptorWriteCount})) return down(command_buffer, info);
+    if (!data.tensors) return down(command_buffer, info);
     try {
         TranslatedUpdates updates;
         std::string error;
         if (!updates.translate_writes({info->pDescriptorWrites, info->descriptorWriteCount}, data.tensors->views, error)) {
             data.tensors->report("vkCmdPushDescriptorSet2: " + error + "; nothing was pushed");
             return;
+        }
+        if ((info->stageFlags & VK_SHADER_STAGE_COMPUTE_BIT) && info->layout != VK_NULL_HANDLE) {
+            data.tensors->command_buffers.at(command_buffer).push_set(info->layout, info->set, updates.writes);
         }
         VkPushDescriptorSetInfo translated = *info;
         translated.pDescriptorWrites = updates.writes.data();

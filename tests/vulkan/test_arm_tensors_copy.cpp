@@ -174,6 +174,68 @@ TEST(ArmTensorsCopy, TheApplicationsComputeStateSurvivesAComputeCopy) {
     c.vk.vkDestroyDescriptorPool(c.device, pool, nullptr);
 }
 
+// The same with the application's buffers pushed (VK_KHR_push_descriptor) rather than bound.
+TEST(ArmTensorsCopy, TheApplicationsPushedDescriptorsSurviveAComputeCopy) {
+    TensorDevice device;
+    Context& c = device.context();
+    const TestTensor source = device.create(VK_FORMAT_R16_UINT, {9, 5}, {16, 2});
+    const TestTensor destination = device.create(VK_FORMAT_R16_UINT, {9, 5});
+    fill_source(source);
+    const VkDescriptorSetLayoutBinding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+                                                     {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
+    set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT;
+    set_info.bindingCount = 2;
+    set_info.pBindings = bindings;
+    VkDescriptorSetLayout set_layout;
+    ASSERT_EQ(c.vk.vkCreateDescriptorSetLayout(c.device, &set_info, nullptr, &set_layout), VK_SUCCESS);
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &range;
+    VkPipelineLayout layout;
+    ASSERT_EQ(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout), VK_SUCCESS);
+    const std::vector<uint32_t> code = read_shader("tests/tensors/compute_state.comp");
+    VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
+    module_info.codeSize = code.size() * 4;
+    module_info.pCode = code.data();
+    VkShaderModule module;
+    ASSERT_EQ(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module), VK_SUCCESS);
+    VkComputePipelineCreateInfo info = vku::InitStructHelper();
+    info.stage = vku::InitStructHelper();
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.layout = layout;
+    VkPipeline pipeline;
+    ASSERT_EQ(c.vk.vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), VK_SUCCESS);
+    Buffer in = c.create_buffer(64 * 4), out = c.create_buffer(64 * 4);
+    for (uint32_t i = 0; i < 64; ++i) in.as<uint32_t>()[i] = i;
+
+    const uint32_t constants[] = {5, 7};
+    const std::vector<Region> regions{whole({9, 5})};
+    device.run([&](VkCommandBuffer cb) {
+        c.vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        const VkDescriptorBufferInfo infos[] = {{in.buffer, 0, VK_WHOLE_SIZE}, {out.buffer, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet write = vku::InitStructHelper();
+        write.descriptorCount = 2;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        write.pBufferInfo = infos;
+        c.vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &write);
+        c.vk.vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), constants);
+        copy(device, source, destination, regions, cb);  // 10-byte rows: the compute copy
+        c.vk.vkCmdDispatch(cb, 1, 1, 1);
+    });
+    for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(out.as<uint32_t>()[i], i * 5 + 7) << i;
+    EXPECT_EQ(std::memcmp(destination.data, reference(source, destination, regions).data(), destination.size), 0);
+    c.vk.vkDestroyPipeline(c.device, pipeline, nullptr);
+    c.vk.vkDestroyShaderModule(c.device, module, nullptr);
+    c.vk.vkDestroyPipelineLayout(c.device, layout, nullptr);
+    c.vk.vkDestroyDescriptorSetLayout(c.device, set_layout, nullptr);
+}
+
 TEST(ArmTensorsCopy, ACopyBetweenMismatchedTensorsIsRefusedWithAMessage) {
     TensorDevice device;
     const TestTensor a = device.create(VK_FORMAT_R32_UINT, {4, 4});
