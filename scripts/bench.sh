@@ -21,7 +21,7 @@ options() {
     gemm) echo --json "$json" ;;
     tile_image) echo --json "$json"; [ "$kind" = quick ] && echo --size 256 --reps 3 ;;
     long_composites) echo --json "$json"; [ "$kind" = quick ] && echo --invocations 65536 --repetitions 5 ;;
-    tensor) [ "$kind" = quick ] && echo --elements 1048576 --matrix 128 --reps 3 ;;
+    tensor) echo --json "$json"; [ "$kind" = quick ] && echo --elements 1048576 --matrix 128 --reps 3 ;;
   esac
   return 0
 }

@@ -19,6 +19,7 @@
 
 #include "arm_tensor_device.h"
 #include "driver_selection.h"
+#include "figures.h"
 #include "stats.h"
 #include "text_parsing.h"
 
@@ -30,15 +31,17 @@ using test::TensorDevice;
 using test::TestTensor;
 
 constexpr const char* kUsage =
-    "usage: vkpolyfill_tensor_bench [--driver plain|native|system] [--elements N] [--matrix N] [--reps N]\n"
+    "usage: vkpolyfill_tensor_bench [--driver plain|native|system] [--elements N] [--matrix N] [--reps N] [--json PATH]\n"
     "  --driver    the driver (default native: lavapipe 26 through scripts/env.sh)\n"
     "  --elements  elements of the element-wise kernel's tensors, a multiple of 65536 (default 4194304)\n"
     "  --matrix    the matrix product's size, a multiple of 8 (default 256)\n"
-    "  --reps      measured submissions per figure; the median is reported (default 7)\n";
+    "  --reps      measured submissions per figure; the median is reported (default 7)\n"
+    "  --json      also write the figures (median, quartiles, range) for scripts/bench.sh's report\n";
 
 struct Options {
     std::string driver = "native";
     uint32_t elements = 1u << 22, matrix = 256, reps = 7;
+    std::string json;
 };
 
 Options parse(int argc, char** argv) {
@@ -52,6 +55,8 @@ Options parse(int argc, char** argv) {
             options.matrix = parse_uint(value, flag);
         } else if (flag == "--reps") {
             options.reps = parse_uint(value, flag);
+        } else if (flag == "--json") {
+            options.json = value;
         } else {
             throw std::invalid_argument("unknown option " + flag);
         }
@@ -61,7 +66,7 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-double median_ms(uint32_t reps, const std::function<void()>& run) {
+Summary time_ms(uint32_t reps, const std::function<void()>& run) {
     run();  // warm-up: pipeline compiles, first-use costs
     std::vector<double> ms;
     for (uint32_t r = 0; r < reps; ++r) {
@@ -69,7 +74,7 @@ double median_ms(uint32_t reps, const std::function<void()>& run) {
         run();
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
-    return summarize(ms).median;
+    return summarize(ms);
 }
 
 float* floats(const TestTensor& t) { return reinterpret_cast<float*>(t.data); }
@@ -79,11 +84,14 @@ void require(bool ok, const char* what) {
     if (!ok) throw std::runtime_error(std::string("wrong result: ") + what);
 }
 
-void row(const char* what, double tensor_ms, double buffer_ms) {
-    std::printf("| %s | %.3f | %.3f | %.2f |\n", what, tensor_ms, buffer_ms, buffer_ms / tensor_ms);
+// One kernel's row, and its two series in the figures.
+void row(Figures& figures, const std::string& what, const Summary& tensor, const Summary& buffer) {
+    std::printf("| %s | %.3f | %.3f | %.2f |\n", what.c_str(), tensor.median, buffer.median, buffer.median / tensor.median);
+    figures.add(what, "tensors through the layer", "ms per dispatch", tensor);
+    figures.add(what, "storage buffers", "ms per dispatch", buffer);
 }
 
-void kernels(TensorDevice& device, const Options& o) {
+void kernels(TensorDevice& device, const Options& o, Figures& figures) {
     test::Context& c = device.context();
     using Binding = TensorComputePipeline::Binding;
     const Binding tensor{VK_DESCRIPTOR_TYPE_TENSOR_ARM}, buffer{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
@@ -105,10 +113,10 @@ void kernels(TensorDevice& device, const Options& o) {
     buffer_axpy.write_buffer(0, 1, by);
     buffer_axpy.write_buffer(0, 2, bz);
     const uint32_t rows = static_cast<uint32_t>(n / 64 / 1024);
-    const double tensor_ms = median_ms(o.reps, [&] { tensor_axpy.dispatch(1024, rows); });
-    const double buffer_ms = median_ms(o.reps, [&] { buffer_axpy.dispatch(1024, rows); });
+    const Summary tensor_ms = time_ms(o.reps, [&] { tensor_axpy.dispatch(1024, rows); });
+    const Summary buffer_ms = time_ms(o.reps, [&] { buffer_axpy.dispatch(1024, rows); });
     for (int64_t i = 0; i < n; ++i) require(floats(z)[i] == 2.0f * static_cast<float>(i % 1000) + 0.5f && floats(bz)[i] == floats(z)[i], "axpy");
-    row(("z = 2x + y, " + std::to_string(n) + " floats").c_str(), tensor_ms, buffer_ms);
+    row(figures, "z = 2x + y, " + std::to_string(n) + " floats", tensor_ms, buffer_ms);
 
     // Matrix product.
     const int64_t m = o.matrix;
@@ -128,8 +136,8 @@ void kernels(TensorDevice& device, const Options& o) {
     buffer_matmul.write_buffer(0, 1, bb);
     buffer_matmul.write_buffer(0, 2, bout);
     const uint32_t groups = static_cast<uint32_t>(m / 8), size = static_cast<uint32_t>(m);
-    const double tensor_mm = median_ms(o.reps, [&] { tensor_matmul.dispatch(groups, groups); });
-    const double buffer_mm = median_ms(o.reps, [&] { buffer_matmul.dispatch(groups, groups, 1, std::as_bytes(std::span(&size, 1))); });
+    const Summary tensor_mm = time_ms(o.reps, [&] { tensor_matmul.dispatch(groups, groups); });
+    const Summary buffer_mm = time_ms(o.reps, [&] { buffer_matmul.dispatch(groups, groups, 1, std::as_bytes(std::span(&size, 1))); });
     for (int64_t i = 0; i < m; i += 17) {  // small integers: exact in any summation order
         for (int64_t j = 0; j < m; j += 13) {
             float expected = 0;
@@ -137,11 +145,11 @@ void kernels(TensorDevice& device, const Options& o) {
             require(floats(out)[i * m + j] == expected && floats(bout)[i * m + j] == expected, "matmul");
         }
     }
-    row(("C = AB, " + std::to_string(m) + "^3 floats").c_str(), tensor_mm, buffer_mm);
+    row(figures, "C = AB, " + std::to_string(m) + "^3 floats", tensor_mm, buffer_mm);
     std::printf("\n");
 }
 
-void copies(TensorDevice& device, const Options& o) {
+void copies(TensorDevice& device, const Options& o, Figures& figures) {
     test::Context& c = device.context();
     std::printf("## vkCmdCopyTensorARM (through the layer, median of %u)\n\n", o.reps);
     std::printf("| copy | ms | GB/s | vkCmdCopyBuffer of the same bytes (ms) | copy buffer / copy tensor |\n| --- | ---: | ---: | ---: | ---: |\n");
@@ -159,14 +167,19 @@ void copies(TensorDevice& device, const Options& o) {
         info.pRegions = &region;  // no offsets or extent: the whole tensor
         device.run([&](VkCommandBuffer cb) { c.vk.vkCmdCopyTensorARM(cb, &info); });
     };
-    const double tensor_ms = median_ms(o.reps, [&] { copy_tensor(src, dst); });
+    const Summary tensor = time_ms(o.reps, [&] { copy_tensor(src, dst); });
+    const double tensor_ms = tensor.median;
     require(std::memcmp(src.data, dst.data, n * 4) == 0, "packed copy");
-    const double buffer_ms = median_ms(o.reps, [&] {
+    const Summary buffer = time_ms(o.reps, [&] {
         device.run([&](VkCommandBuffer cb) {
             const VkBufferCopy region{0, 0, static_cast<VkDeviceSize>(n * 4)};
             c.vk.vkCmdCopyBuffer(cb, bsrc.buffer, bdst.buffer, 1, &region);
         });
     });
+    const double buffer_ms = buffer.median;
+    const std::string packed_group = "packed copy, " + std::to_string(n * 4 / 1024) + " KiB";
+    figures.add(packed_group, "vkCmdCopyTensorARM through the layer", "ms per copy", tensor);
+    figures.add(packed_group, "vkCmdCopyBuffer of the same bytes", "ms per copy", buffer);
     const double gb = n * 4 / 1e9;
     std::printf("| packed, %lld x 1024 uint32 | %.3f | %.2f | %.3f | %.2f |\n", static_cast<long long>(n / 1024), tensor_ms,
                 gb / (tensor_ms / 1e3), buffer_ms, buffer_ms / tensor_ms);
@@ -175,7 +188,10 @@ void copies(TensorDevice& device, const Options& o) {
     const int64_t rows = n / 4;
     const TestTensor strided = device.create(VK_FORMAT_R32_UINT, {rows, 3}, {16, 4}), packed = device.create(VK_FORMAT_R32_UINT, {rows, 3});
     std::memcpy(strided.data, src.data, static_cast<size_t>(rows * 16));
-    const double strided_ms = median_ms(o.reps, [&] { copy_tensor(strided, packed); });
+    const Summary strided_summary = time_ms(o.reps, [&] { copy_tensor(strided, packed); });
+    const double strided_ms = strided_summary.median;
+    figures.add("strided copy, " + std::to_string(rows) + " rows of 12 bytes", "vkCmdCopyTensorARM (compute copy)", "ms per copy",
+                strided_summary);
     for (int64_t r = 0; r < rows; r += 997) require(std::memcmp(packed.data + r * 12, strided.data + r * 16, 12) == 0, "strided copy");
     const double strided_gb = rows * 12 / 1e9;
     std::printf("| strided (12-byte rows 16 bytes apart), %lld rows | %.3f | %.2f | | |\n\n", static_cast<long long>(rows), strided_ms,
@@ -184,8 +200,10 @@ void copies(TensorDevice& device, const Options& o) {
 
 void run(const Options& options) {
     TensorDevice device;
-    kernels(device, options);
-    copies(device, options);
+    Figures figures("VK_ARM_tensors", options.driver);
+    kernels(device, options, figures);
+    copies(device, options, figures);
+    if (!options.json.empty()) figures.write(options.json);
 }
 
 }  // namespace
