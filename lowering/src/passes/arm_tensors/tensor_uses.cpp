@@ -150,9 +150,13 @@ class UseRewriter {
                 ++i;
                 continue;
             }
-            // A read's or query's result id lives on in its replacement; the others' ids are gone.
+            // A read's or query's result id lives on in its replacement; the others' ids are gone, and
+            // must not resolve to the erased instruction for the rewrites still to come.
             const uint32_t opcode = instruction.opcode();
-            if (opcode != spv::OpTensorReadARM && opcode != spv::OpTensorQuerySizeARM) removed_.insert(instruction.result_id());
+            if (opcode != spv::OpTensorReadARM && opcode != spv::OpTensorQuerySizeARM) {
+                removed_.insert(instruction.result_id());
+                module_.forget_definition(instruction.result_id());
+            }
             i = b.position();
             block.instructions.erase(block.instructions.begin() + static_cast<ptrdiff_t>(i));
         }
