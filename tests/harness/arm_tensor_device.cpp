@@ -5,6 +5,8 @@
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "coverage_tags.h"
+
 namespace vkpolyfill::test {
 namespace {
 
@@ -83,6 +85,8 @@ TensorDevice::~TensorDevice() {
     const VolkDeviceTable& vk = context_->vk;
     vk.vkDeviceWaitIdle(context_->device);
     for (VkTensorViewARM view : views_) vk.vkDestroyTensorViewARM(context_->device, view, nullptr);
+    if (!views_.empty()) covers("vkDestroyTensorViewARM");
+    if (!tensors_.empty()) covers("vkDestroyTensorARM");
     for (const TestTensor& t : tensors_) {
         vk.vkDestroyTensorARM(context_->device, t.tensor, nullptr);
         vk.vkFreeMemory(context_->device, t.memory, nullptr);
@@ -117,6 +121,7 @@ TestTensor TensorDevice::create(VkFormat format, std::vector<int64_t> dimensions
     bind.memory = t.memory;
     bind.memoryOffset = offset;
     check(vk.vkBindTensorMemoryARM(device, 1, &bind), "vkBindTensorMemoryARM");
+    for (const char* command : {"vkCreateTensorARM", "vkGetTensorMemoryRequirementsARM", "vkBindTensorMemoryARM"}) covers(command);
     void* mapped = nullptr;
     check(vk.vkMapMemory(device, t.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
     std::memset(mapped, static_cast<int>(kCanary), allocate.allocationSize);
@@ -143,6 +148,7 @@ VkTensorViewARM TensorDevice::view(const TestTensor& tensor, VkFormat format) {
     info.format = format;
     VkTensorViewARM view = VK_NULL_HANDLE;
     check(context_->vk.vkCreateTensorViewARM(context_->device, &info, nullptr, &view), "vkCreateTensorViewARM");
+    covers("vkCreateTensorViewARM");
     views_.push_back(view);
     return view;
 }

@@ -10,6 +10,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "arm_tensor_device.h"
+#include "coverage_tags.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -64,6 +65,7 @@ void copy(TensorDevice& device, const TestTensor& source, const TestTensor& dest
     info.regionCount = static_cast<uint32_t>(copies.size());
     info.pRegions = copies.data();
     device.context().vk.vkCmdCopyTensorARM(cb, &info);
+    covers("vkCmdCopyTensorARM");
 }
 
 void check_copy(VkFormat format, const std::vector<int64_t>& dimensions, const std::vector<int64_t>& source_strides,

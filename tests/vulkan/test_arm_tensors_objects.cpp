@@ -9,6 +9,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "arm_tensor_device.h"
+#include "coverage_tags.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -50,6 +51,7 @@ TEST(ArmTensorsObjects, PackedStridedAndOptimalTensorsHaveTheMemoryTheirLayoutsN
         device_info.pCreateInfo = &info;
         VkMemoryRequirements2 from_info = vku::InitStructHelper();
         c.vk.vkGetDeviceTensorMemoryRequirementsARM(c.device, &device_info, &from_info);
+        covers("vkGetDeviceTensorMemoryRequirementsARM");
         EXPECT_EQ(from_info.memoryRequirements.size, requirements.size);
         EXPECT_EQ(from_info.memoryRequirements.alignment, requirements.alignment);
         c.vk.vkDestroyTensorARM(c.device, tensor, nullptr);

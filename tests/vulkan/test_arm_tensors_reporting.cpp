@@ -8,6 +8,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "arm_tensor_device.h"
+#include "coverage_tags.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -114,6 +115,7 @@ TEST(ArmTensorsReporting, ExternalTensorPropertiesAreThoseOfTheBuffer) {
         vkGetInstanceProcAddr(context.instance, "vkGetPhysicalDeviceExternalTensorPropertiesARM"));
     ASSERT_NE(query, nullptr);
     query(context.physical_device, &info, &tensor);
+    covers("vkGetPhysicalDeviceExternalTensorPropertiesARM");
     VkPhysicalDeviceExternalBufferInfo buffer_info = vku::InitStructHelper();
     buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     buffer_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
