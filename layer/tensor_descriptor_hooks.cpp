@@ -181,6 +181,13 @@ VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreate
     }
 }
 
+void destroy_template(VkDevice device, VkDescriptorUpdateTemplate handle, const VkAllocationCallbacks* allocator,
+                      PFN_vkDestroyDescriptorUpdateTemplate down) {
+    const DeviceData& data = device_data(device);
+    if (data.tensors && handle != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(handle);
+    down(device, handle, allocator);
+}
+
 // The data the driver's template reads: the application's own, or the blob with its tensor entries.
 const void* template_data(const DeviceData& data, VkDescriptorUpdateTemplate handle, const void* app_data, const char* command) {
     if (!data.tensors) return app_data;
@@ -213,18 +220,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplateKHR(VkDevice device
 
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
                                                            const VkAllocationCallbacks* pAllocator) {
-    const DeviceData& data = device_data(device);
-    if (!data.tensors) return data.next.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator);
-    if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
-    data.next.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator);
+    destroy_template(device, descriptorUpdateTemplate, pAllocator, device_data(device).next.DestroyDescriptorUpdateTemplate);
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
                                                               const VkAllocationCallbacks* pAllocator) {
-    const DeviceData& data = device_data(device);
-    if (!data.tensors) return data.next.DestroyDescriptorUpdateTemplateKHR(device, descriptorUpdateTemplate, pAllocator);
-    if (descriptorUpdateTemplate != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(descriptorUpdateTemplate);
-    data.next.DestroyDescriptorUpdateTemplateKHR(device, descriptorUpdateTemplate, pAllocator);
+    destroy_template(device, descriptorUpdateTemplate, pAllocator, device_data(device).next.DestroyDescriptorUpdateTemplateKHR);
 }
 
 VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet descriptorSet,
