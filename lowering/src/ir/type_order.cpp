@@ -20,21 +20,22 @@ void sort_types_values_constants(Module& module) {
     std::vector<size_t> order;
     order.reserve(section.size());
     std::vector<Operand> operands;
-    // Depth-first, dependencies first. A struct may name a pointer type before its OpTypePointer when
-    // an OpTypeForwardPointer declared it (a struct pointing at itself): that is not a dependency, and
-    // the forward declarations all go first.
+    // Depth-first, dependencies first. A type (a struct or an array of pointers in a struct pointing
+    // at itself) may name a pointer type before its OpTypePointer when an OpTypeForwardPointer declared
+    // it: that is not a dependency (following it would break the cycle in the wrong place), and the
+    // forward declarations all go first.
     const auto visit = [&](auto&& self, size_t index) -> void {
         if (state[index] != 0) return;
         state[index] = 1;
         const Instruction& instruction = *section[index];
-        const bool is_struct = instruction.opcode() == spv::OpTypeStruct;
+        const bool is_type = instruction.info().instruction_class == grammar::InstructionClass::TypeDeclaration;
         std::vector<uint32_t> dependencies;
         operands.clear();
         if (instruction.opcode() != spv::OpTypeForwardPointer && walk_operands(instruction.words(), module, operands).empty()) {
             for (const Operand& operand : operands) {
                 if (!is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult) continue;
                 const uint32_t id = instruction.word(operand.first_word);
-                if (is_struct && forward_declared.contains(id)) continue;
+                if (is_type && forward_declared.contains(id)) continue;
                 dependencies.push_back(id);
             }
         }

@@ -68,6 +68,10 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
     }
     const uint64_t workgroup_invocations =
         uint64_t{(**workgroup_size_)[0]} * (**workgroup_size_)[1] * (**workgroup_size_)[2];
+    if (workgroup_invocations == 0) {
+        error("its workgroup size has a dimension of 0");
+        return std::nullopt;
+    }
     if (workgroup_invocations > kMaxWorkgroupInvocations) {
         error(std::format("a workgroup of {} invocations is beyond the lowering's {}", workgroup_invocations,
                           kMaxWorkgroupInvocations));

@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/tensor_state.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 #include <vector>
@@ -150,10 +151,13 @@ bool lower_tensor_state(LoweringState& state, ir::BasicBlock& block, size_t inde
     }
     const uint32_t dimensions = layout ? layout->dimensions : view ? view->dimensions : 0;
     if (dimensions == 0 || (!creates && (operands.empty() || state.module().type_of(operands[0]) != instruction.type_id() ||
-                                         operands.size() != 1 + expected_values(opcode, dimensions)))) {
+                                         operands.size() != 1 + expected_values(opcode, dimensions) ||
+                                         !std::all_of(operands.begin() + 1, operands.end(),
+                                                      [&](uint32_t id) { return is_integer_scalar(state.module(), id); })))) {
         state.context.diagnostics.error(
             std::format("{} cannot be lowered: its result type is not a tensor layout or view of the instruction's kind, its "
-                        "operand is not of the result type, or it does not have one operand per dimension",
+                        "operand is not of the result type, it does not have one operand per dimension, or a value "
+                        "after that operand is not a scalar integer",
                         instruction.name()),
             instruction.source_offset(), ir::instruction_text(instruction.words(), state.module()));
         return false;
