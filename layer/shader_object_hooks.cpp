@@ -1,10 +1,13 @@
 // vkCreateShadersEXT (VK_EXT_shader_object): compute shaders whose SPIR-V uses an emulated capability
 // are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for;
-// other stages using one fail with a message.
+// fragment shaders reading emulated tile images as tile_image_shader_objects.h says (then no shader
+// of the call is linked: a twin stands in for one of them when drawn); other stages using an
+// emulated capability fail with a message.
 // Shaders of one call may be linked to each other, so a failure to lower any of them fails the
 // whole call before the driver sees it: every pShaders entry is VK_NULL_HANDLE.
 #include <algorithm>
 #include <format>
+#include <optional>
 #include <vector>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -13,6 +16,8 @@
 #include "device_data.h"
 #include "hooks.h"
 #include "shader_stage_lowering.h"
+#include "tile_image_refusal.h"
+#include "tile_image_shader_objects.h"
 
 namespace vkpolyfill::hooks {
 namespace {
@@ -25,13 +30,11 @@ bool shader_needs_lowering(const DeviceShaders& shaders, const VkShaderCreateInf
     return info.codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT && shaders.needs_lowering(spirv_words(info));
 }
 
-// Graphics shader objects are not lowered: a fragment shader's tile-image reads depend on the sample
-// count and need rasterization-order access, which a shader object learns only when it is drawn.
 VkResult unsupported_graphics_shader(const DeviceData& data, const VkShaderCreateInfoEXT& info, size_t index) {
     data.instance->logger.log(
         LogLevel::Error, "vkpolyfill-lowering",
         std::format("the {} shader of pCreateInfos[{}]: error: a graphics shader object using an emulated extension is not supported "
-                    "(its sample count and rasterization order are known only when it is drawn): use a graphics pipeline",
+                    "(only fragment shaders reading tile images are): use a graphics pipeline",
                     string_VkShaderStageFlagBits(info.stage), index));
     return VK_ERROR_UNKNOWN;
 }
@@ -41,13 +44,32 @@ struct LoweredShaders {
     std::vector<VkShaderCreateInfoEXT> infos;
     std::vector<LoweredWords> words;
     std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT> required_sizes;
+    std::vector<TileShaderCode> tile_shaders;
 };
+
+// A fragment shader reading tile images, on a device emulating them: the result of
+// preparing it, or nothing when the shader is not one.
+std::optional<VkResult> lower_tile_shader(const DeviceData& data, size_t index, LoweredShaders& lowered) {
+    VkShaderCreateInfoEXT& info = lowered.infos[index];
+    if (info.stage != VK_SHADER_STAGE_FRAGMENT_BIT || !data.tile_image) return std::nullopt;
+    const StageCode code{capture(spirv_words(info)), std::format("the fragment shader of pCreateInfos[{}]", index), {}};
+    const lowering::TileImageUsage usage = lowering::tile_image_usage(code.module->words, info.pName);
+    if (!usage.ok) return refuse_tile_image_reads(data, code, usage.error);
+    if (!usage.reads_anything()) return std::nullopt;
+    TileShaderCode& prepared = lowered.tile_shaders.emplace_back();
+    prepared.index = index;
+    return prepare_tile_shader(data, code, usage, info, prepared);
+}
 
 VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
     const DeviceShaders& shaders = *data.shaders;
     for (size_t i = 0; i < lowered.infos.size(); ++i) {
         VkShaderCreateInfoEXT& info = lowered.infos[i];
         if (!shader_needs_lowering(shaders, info)) continue;
+        if (std::optional<VkResult> result = lower_tile_shader(data, i, lowered)) {
+            if (*result != VK_SUCCESS) return *result;
+            continue;
+        }
         if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) return unsupported_graphics_shader(data, info, i);
         const StageCode code{capture(spirv_words(info)), std::format("the compute shader of pCreateInfos[{}]", i), {}};
         const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.pNext);
@@ -67,6 +89,9 @@ VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
         }
         lowered.words[i] = std::move(stage.words);
     }
+    if (!lowered.tile_shaders.empty()) {
+        for (VkShaderCreateInfoEXT& info : lowered.infos) info.flags &= ~VK_SHADER_CREATE_LINK_STAGE_BIT_EXT;
+    }
     return VK_SUCCESS;
 }
 
@@ -84,10 +109,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t create
     VkResult result = VK_ERROR_OUT_OF_HOST_MEMORY;
     try {
         LoweredShaders lowered{{infos.begin(), infos.end()}, std::vector<LoweredWords>(infos.size()),
-                               std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT>(infos.size())};
+                               std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT>(infos.size()), {}};
+        lowered.tile_shaders.reserve(infos.size());  // they hold the set layouts the create infos point to
         result = lower_shaders(data, lowered);
         if (result == VK_SUCCESS) {
-            return data.next.CreateShadersEXT(device, createInfoCount, lowered.infos.data(), pAllocator, pShaders);
+            result = data.next.CreateShadersEXT(device, createInfoCount, lowered.infos.data(), pAllocator, pShaders);
+            if (lowered.tile_shaders.empty()) return result;
+            if (result == VK_SUCCESS) result = create_tile_shader_twins(data, lowered.infos, lowered.tile_shaders, pAllocator, pShaders);
+            if (result != VK_SUCCESS) report_refused_tile_shaders(data, lowered.tile_shaders, result);
+            return result;
         }
     } catch (...) {  // allocation failed before the driver was called
     }

@@ -1,6 +1,11 @@
-// vkCmdBindPipeline and vkCmdBindDescriptorSets on devices emulating tile images: a graphics pipeline
-// that reads tile images gets the layer's set of the current attachments, and keeps it after the
-// application's own binds.
+// vkCmdBindPipeline, vkCmdBindShadersEXT and vkCmdBindDescriptorSets on devices emulating tile
+// images: a graphics pipeline or fragment shader object that reads tile images gets the layer's set of
+// the current attachments, and keeps it after the application's own binds. A fragment shader object
+// reaches the driver as its single- or multisampled code, whichever vkCmdSetRasterizationSamplesEXT
+// calls for.
+#include <algorithm>
+#include <vector>
+
 #include "device_data.h"
 #include "hooks.h"
 #include "tile_image_binding.h"
@@ -17,7 +22,49 @@ VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipe
     CommandBufferState* state = record ? &tile.command_buffers.at(commandBuffer) : tile.command_buffers.find(commandBuffer);
     if (state == nullptr) return;  // no tile-image pipeline was ever bound here
     state->pipeline = std::move(record);
+    state->shader = nullptr;  // a pipeline replaces the shader objects bound
     bind_layer_set(tile, *state, commandBuffer, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindShadersEXT(VkCommandBuffer commandBuffer, uint32_t stageCount, const VkShaderStageFlagBits* pStages,
+                                             const VkShaderEXT* pShaders) {
+    const DeviceData& data = device_data(commandBuffer);
+    const auto* fragment = std::find(pStages, pStages + stageCount, VK_SHADER_STAGE_FRAGMENT_BIT);
+    if (!data.tile_image || fragment == pStages + stageCount) {
+        data.next.CmdBindShadersEXT(commandBuffer, stageCount, pStages, pShaders);
+        return;
+    }
+    TileImageDevice& tile = *data.tile_image;
+    const size_t index = fragment - pStages;
+    std::shared_ptr<const TileShader> record = pShaders ? tile.shaders.find(pShaders[index]) : nullptr;
+    CommandBufferState* state = record ? &tile.command_buffers.at(commandBuffer) : tile.command_buffers.find(commandBuffer);
+    if (state == nullptr) {  // no tile-image shader was ever bound here
+        data.next.CmdBindShadersEXT(commandBuffer, stageCount, pStages, pShaders);
+        return;
+    }
+    if (record && state->samples > VK_SAMPLE_COUNT_1_BIT) {
+        std::vector<VkShaderEXT> shaders(pShaders, pShaders + stageCount);
+        shaders[index] = record->multisampled;
+        data.next.CmdBindShadersEXT(commandBuffer, stageCount, pStages, shaders.data());
+    } else {
+        data.next.CmdBindShadersEXT(commandBuffer, stageCount, pStages, pShaders);
+    }
+    state->pipeline = record ? record->reads : nullptr;
+    state->shader = std::move(record);
+    bind_layer_set(tile, *state, commandBuffer, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetRasterizationSamplesEXT(VkCommandBuffer commandBuffer, VkSampleCountFlagBits rasterizationSamples) {
+    const DeviceData& data = device_data(commandBuffer);
+    data.next.CmdSetRasterizationSamplesEXT(commandBuffer, rasterizationSamples);
+    if (!data.tile_image) return;
+    CommandBufferState& state = data.tile_image->command_buffers.at(commandBuffer);  // the shader may come later
+    const VkSampleCountFlagBits before = state.samples;
+    state.samples = rasterizationSamples;
+    if (!state.shader || state.shader->for_samples(before) == state.shader->for_samples(rasterizationSamples)) return;
+    const VkShaderStageFlagBits stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    const VkShaderEXT code = state.shader->for_samples(rasterizationSamples);
+    data.next.CmdBindShadersEXT(commandBuffer, 1, &stage, &code);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,

@@ -30,8 +30,12 @@ struct CommandBufferState {
     std::array<uint32_t, kMaxTileImageColors> locations{};  // of each color attachment (local read's remapping)
     std::vector<LayoutRestore> restore;
 
-    // The graphics pipeline bound, when it reads tile images.
+    // The graphics pipeline or fragment shader object bound, when it reads tile images.
     std::shared_ptr<const TilePipeline> pipeline;
+    // The fragment shader object bound, when it reads tile images, and the rasterization sample count
+    // set: they choose the code the driver has bound.
+    std::shared_ptr<const TileShader> shader;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
     // What the layer's set was last bound with, to skip binding it again.
     VkDescriptorSet bound_set = VK_NULL_HANDLE;
     VkPipelineLayout bound_layout = VK_NULL_HANDLE;

@@ -29,6 +29,7 @@ struct TileImageDevice {
     TileImageLayouts layouts;
     TileImageDescriptors descriptors;
     TilePipelines pipelines;
+    TileShaders shaders;
     CommandBufferStates command_buffers;
 };
 

@@ -18,18 +18,12 @@
 #include "hooks.h"
 #include "pipeline_batch.h"
 #include "pipeline_stages.h"
+#include "tile_image_refusal.h"
 
 namespace vkpolyfill::hooks {
 namespace {
 
 using SafeInfo = vku::safe_VkGraphicsPipelineCreateInfo;
-
-VkResult unsupported(const DeviceData& data, const StageCode& code, const std::string& what) {
-    const LoggedObject objects[] = {code.object};
-    data.instance->logger.log(LogLevel::Error, "vkpolyfill-tile-image", code.name + ": error: " + what,
-                              code.object.handle ? std::span<const LoggedObject>(objects) : std::span<const LoggedObject>());
-    return VK_ERROR_UNKNOWN;
-}
 
 bool has_dynamic_state(const VkGraphicsPipelineCreateInfo& info, VkDynamicState state) {
     if (info.pDynamicState == nullptr) return false;
@@ -60,13 +54,13 @@ std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info, const l
 // The copy's layout, ordering and input attachment mapping for a fragment shader reading tile images.
 VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowering::TileImageUsage& usage,
                        const VkGraphicsPipelineCreateInfo& info, SafeInfo& copy, std::shared_ptr<const TilePipeline>& record) {
-    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return unsupported(data, code, reason);
+    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
     TileImageDevice& tile = *data.tile_image;
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
-    if (!set_layout) return unsupported(data, code, "the driver could not create the tile-image descriptor set layout");
+    if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");
     std::string error;
     std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.pipeline_layout(info.layout, *set_layout, error);
-    if (!layout) return unsupported(data, code, error);
+    if (!layout) return refuse_tile_image_reads(data, code, error);
     copy.layout = layout->layout;
 
     if (copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
@@ -118,7 +112,7 @@ VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& inf
         const StageCode code = stage_code(shaders, stage, index);
         if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT && data.tile_image) {
             const lowering::TileImageUsage usage = lowering::tile_image_usage(code.module->words, stage.pName);
-            if (!usage.ok) return unsupported(data, code, usage.error);
+            if (!usage.ok) return refuse_tile_image_reads(data, code, usage.error);
             if (usage.reads_anything()) {
                 if (const VkResult result = prepare_reads(data, code, usage, info, *prepared.copy, prepared.record); result != VK_SUCCESS) {
                     return result;

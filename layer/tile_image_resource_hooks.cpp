@@ -86,6 +86,12 @@ VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice device, VkPipeline pipeline,
     data.next.DestroyPipeline(device, pipeline, pAllocator);
 }
 
+VKAPI_ATTR void VKAPI_CALL DestroyShaderEXT(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator) {
+    const DeviceData& data = device_data(device);
+    if (data.tile_image && shader != VK_NULL_HANDLE) data.tile_image->shaders.remove(shader);  // and its twin, when unused
+    data.next.DestroyShaderEXT(device, shader, pAllocator);
+}
+
 // Recording starts from nothing bound and no render pass instance.
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo* pBeginInfo) {
     const DeviceData& data = device_data(commandBuffer);

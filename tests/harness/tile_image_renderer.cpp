@@ -31,6 +31,33 @@ std::vector<Vertex> vertices(const std::vector<Patch>& patches, uint32_t size) {
     return out;
 }
 
+// The patch vertex shader's inputs: location i is kAttributes[i].
+struct Attribute {
+    VkFormat format;
+    uint32_t offset;
+};
+constexpr Attribute kAttributes[] = {
+    {VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, position)},
+    {VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, color)},
+    {VK_FORMAT_R32_UINT, offsetof(Vertex, patch)},
+};
+// Every patch increments the stencil; depth and stencil tests always pass.
+constexpr VkStencilOpState kStencil{VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS,
+                                    0xff, 0xff, 0};
+// Source-over, when the spec blends.
+constexpr VkColorBlendEquationEXT kBlend{VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+                                         VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD};
+
+// The spec's constants 0.. as 32-bit specialization constants.
+struct SpecializationConstants {
+    explicit SpecializationConstants(const std::vector<uint32_t>& values) {
+        for (uint32_t i = 0; i < values.size(); ++i) entries.push_back({i, i * 4u, 4});
+        info = {static_cast<uint32_t>(entries.size()), entries.data(), values.size() * 4, values.data()};
+    }
+    std::vector<VkSpecializationMapEntry> entries;
+    VkSpecializationInfo info;
+};
+
 std::string readback_shader(VkFormat format, bool multisampled) {
     const char* kind = vkuFormatIsUINT(format) ? "uint" : vkuFormatIsSINT(format) ? "sint" : "float";
     return std::string("tests/tile_image/readback_") + kind + (multisampled ? "_ms" : "") + ".comp";
@@ -119,6 +146,8 @@ SceneRenderer::~SceneRenderer() {
 void SceneRenderer::destroy_transients() {
     const VolkDeviceTable& vk = context_.vk;
     for (VkPipeline p : pipelines_) vk.vkDestroyPipeline(context_.device, p, nullptr);
+    for (VkShaderEXT shader : shaders_) vk.vkDestroyShaderEXT(context_.device, shader, nullptr);
+    shaders_.clear();
     for (VkShaderModule m : modules_) vk.vkDestroyShaderModule(context_.device, m, nullptr);
     for (VkImageView v : views_) vk.vkDestroyImageView(context_.device, v, nullptr);
     for (VkImage i : images_) vk.vkDestroyImage(context_.device, i, nullptr);
@@ -212,21 +241,16 @@ SceneRenderer::Image SceneRenderer::create_image(VkFormat format, VkSampleCountF
 }
 
 VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment) {
-    std::vector<VkSpecializationMapEntry> entries;
-    for (uint32_t i = 0; i < spec.constants.size(); ++i) entries.push_back({i, i * 4u, 4});
-    const VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(), spec.constants.size() * 4,
-                                              spec.constants.data()};
+    const SpecializationConstants constants(spec.constants);
+    const VkSpecializationInfo& specialization = constants.info;
     const VkPipelineShaderStageCreateInfo stages[] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vertex, "main", nullptr},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main",
          &specialization},
     };
     const VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
-    const VkVertexInputAttributeDescription attributes[] = {
-        {0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, position)},
-        {1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(Vertex, color)},
-        {2, 0, VK_FORMAT_R32_UINT, offsetof(Vertex, patch)},
-    };
+    VkVertexInputAttributeDescription attributes[3];
+    for (uint32_t i = 0; i < 3; ++i) attributes[i] = {i, 0, kAttributes[i].format, kAttributes[i].offset};
     VkPipelineVertexInputStateCreateInfo vertex_input = vku::InitStructHelper();
     vertex_input.vertexBindingDescriptionCount = 1;
     vertex_input.pVertexBindingDescriptions = &binding;
@@ -247,16 +271,16 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
     depth_stencil.depthWriteEnable = VK_TRUE;
     depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
     depth_stencil.stencilTestEnable = VK_TRUE;
-    depth_stencil.front = {VK_STENCIL_OP_KEEP, VK_STENCIL_OP_INCREMENT_AND_CLAMP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xff, 0xff, 0};
+    depth_stencil.front = kStencil;
     depth_stencil.back = depth_stencil.front;
     VkPipelineColorBlendAttachmentState blend{};
     blend.blendEnable = spec.blend;
-    blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
-    blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend.colorBlendOp = VK_BLEND_OP_ADD;
-    blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-    blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend.alphaBlendOp = VK_BLEND_OP_ADD;
+    blend.srcColorBlendFactor = kBlend.srcColorBlendFactor;
+    blend.dstColorBlendFactor = kBlend.dstColorBlendFactor;
+    blend.colorBlendOp = kBlend.colorBlendOp;
+    blend.srcAlphaBlendFactor = kBlend.srcAlphaBlendFactor;
+    blend.dstAlphaBlendFactor = kBlend.dstAlphaBlendFactor;
+    blend.alphaBlendOp = kBlend.alphaBlendOp;
     blend.colorWriteMask = 0xf;
     const std::vector<VkPipelineColorBlendAttachmentState> blends(spec.colors.size(), blend);
     VkPipelineColorBlendStateCreateInfo color_blend = vku::InitStructHelper();
@@ -271,6 +295,10 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
     rendering.pColorAttachmentFormats = spec.colors.data();
     rendering.depthAttachmentFormat = spec.depth_stencil;
     rendering.stencilAttachmentFormat = spec.depth_stencil;
+    VkRenderingAttachmentLocationInfo locations = vku::InitStructHelper();
+    locations.colorAttachmentCount = static_cast<uint32_t>(spec.locations.size());
+    locations.pColorAttachmentLocations = spec.locations.data();
+    if (!spec.locations.empty()) rendering.pNext = &locations;
 
     VkGraphicsPipelineCreateInfo info = vku::InitStructHelper(&rendering);
     info.stageCount = 2;
@@ -289,6 +317,74 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
           "vkCreateGraphicsPipelines");
     pipelines_.push_back(pipeline);
     return pipeline;
+}
+
+void SceneRenderer::create_shader_objects(const SceneSpec& spec) {
+    const std::vector<uint32_t> vertex = read_shader("tests/tile_image/patch.vert");
+    const std::vector<uint32_t> fragment = read_shader(spec.fragment_shader);
+    const SpecializationConstants constants(spec.constants);
+    const VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};  // as graphics_layout_ has
+    VkShaderCreateInfoEXT infos[2] = {spirv_shader_info(VK_SHADER_STAGE_VERTEX_BIT, vertex),
+                                      spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, fragment)};
+    for (VkShaderCreateInfoEXT& info : infos) {
+        info.pushConstantRangeCount = 1;
+        info.pPushConstantRanges = &push;
+    }
+    infos[0].nextStage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    infos[1].pSpecializationInfo = &constants.info;
+    shaders_.assign(2, VK_NULL_HANDLE);
+    check(context_.vk.vkCreateShadersEXT(context_.device, 2, infos, nullptr, shaders_.data()), "vkCreateShadersEXT");
+}
+
+void SceneRenderer::bind_shader_objects(VkCommandBuffer cb, const SceneSpec& spec) const {
+    const VolkDeviceTable& vk = context_.vk;
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+                                            VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    const VkShaderEXT shaders[] = {shaders_[0], VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, shaders_[1]};
+    vk.vkCmdBindShadersEXT(cb, 5, stages, shaders);
+    VkVertexInputBindingDescription2EXT binding = vku::InitStructHelper();
+    binding.stride = sizeof(Vertex);
+    binding.inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+    binding.divisor = 1;
+    VkVertexInputAttributeDescription2EXT attributes[3];
+    for (uint32_t i = 0; i < 3; ++i) {
+        attributes[i] = vku::InitStructHelper();
+        attributes[i].location = i;
+        attributes[i].format = kAttributes[i].format;
+        attributes[i].offset = kAttributes[i].offset;
+    }
+    vk.vkCmdSetVertexInputEXT(cb, 1, &binding, 3, attributes);
+    vk.vkCmdSetPrimitiveTopology(cb, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    vk.vkCmdSetPrimitiveRestartEnable(cb, VK_FALSE);
+    vk.vkCmdSetRasterizerDiscardEnable(cb, VK_FALSE);
+    vk.vkCmdSetPolygonModeEXT(cb, VK_POLYGON_MODE_FILL);
+    vk.vkCmdSetCullMode(cb, VK_CULL_MODE_NONE);
+    vk.vkCmdSetFrontFace(cb, VK_FRONT_FACE_COUNTER_CLOCKWISE);
+    vk.vkCmdSetDepthBiasEnable(cb, VK_FALSE);
+    vk.vkCmdSetRasterizationSamplesEXT(cb, spec.samples);
+    const VkSampleMask mask = ~0u;
+    vk.vkCmdSetSampleMaskEXT(cb, spec.samples, &mask);
+    vk.vkCmdSetAlphaToCoverageEnableEXT(cb, VK_FALSE);
+    vk.vkCmdSetDepthTestEnable(cb, VK_TRUE);
+    vk.vkCmdSetDepthWriteEnable(cb, VK_TRUE);
+    vk.vkCmdSetDepthCompareOp(cb, VK_COMPARE_OP_ALWAYS);
+    vk.vkCmdSetDepthBoundsTestEnable(cb, VK_FALSE);
+    vk.vkCmdSetStencilTestEnable(cb, VK_TRUE);
+    vk.vkCmdSetStencilOp(cb, VK_STENCIL_FACE_FRONT_AND_BACK, kStencil.failOp, kStencil.passOp, kStencil.depthFailOp,
+                         kStencil.compareOp);
+    vk.vkCmdSetStencilCompareMask(cb, VK_STENCIL_FACE_FRONT_AND_BACK, kStencil.compareMask);
+    vk.vkCmdSetStencilWriteMask(cb, VK_STENCIL_FACE_FRONT_AND_BACK, kStencil.writeMask);
+    vk.vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, kStencil.reference);
+    const uint32_t colors = static_cast<uint32_t>(spec.colors.size());
+    if (colors == 0) return;
+    const std::vector<VkBool32> blend(colors, spec.blend);
+    const std::vector<VkColorBlendEquationEXT> equations(colors, kBlend);
+    const std::vector<VkColorComponentFlags> write_masks(colors, 0xf);
+    vk.vkCmdSetLogicOpEnableEXT(cb, VK_FALSE);
+    vk.vkCmdSetColorBlendEnableEXT(cb, 0, colors, blend.data());
+    vk.vkCmdSetColorBlendEquationEXT(cb, 0, colors, equations.data());
+    vk.vkCmdSetColorWriteMaskEXT(cb, 0, colors, write_masks.data());
 }
 
 void SceneRenderer::read_back(VkCommandBuffer command_buffer, const Image& image, VkFormat format, uint32_t samples, uint32_t size,
@@ -372,7 +468,12 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
     const Image ds = depth_stencil
                          ? create_image(spec.depth_stencil, spec.samples, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, ds_aspects, size)
                          : Image{};
-    const VkPipeline pipeline = graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader));
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (spec.shader_objects) {
+        create_shader_objects(spec);
+    } else {
+        pipeline = graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader));
+    }
 
     const auto record_start = Clock::now();
     VkCommandBuffer cb = begin_commands();
@@ -421,9 +522,21 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
         }
         barrier(vk, cb, to_attachment);
         vk.vkCmdBeginRendering(cb, &rendering);
-        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-        vk.vkCmdSetViewport(cb, 0, 1, &viewport);
-        vk.vkCmdSetScissor(cb, 0, 1, &scissor);
+        if (!spec.locations.empty()) {
+            VkRenderingAttachmentLocationInfo locations = vku::InitStructHelper();
+            locations.colorAttachmentCount = static_cast<uint32_t>(spec.locations.size());
+            locations.pColorAttachmentLocations = spec.locations.data();
+            vk.vkCmdSetRenderingAttachmentLocationsKHR(cb, &locations);
+        }
+        if (spec.shader_objects) {
+            bind_shader_objects(cb, spec);
+            vk.vkCmdSetViewportWithCount(cb, 1, &viewport);
+            vk.vkCmdSetScissorWithCount(cb, 1, &scissor);
+        } else {
+            vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+            vk.vkCmdSetViewport(cb, 0, 1, &viewport);
+            vk.vkCmdSetScissor(cb, 0, 1, &scissor);
+        }
         vk.vkCmdPushConstants(cb, graphics_layout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &spec.first_attachment);
         vk.vkCmdBindVertexBuffers(cb, 0, 1, &vertex_buffer, &offset);
         uint32_t first = 0;

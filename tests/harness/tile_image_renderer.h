@@ -24,6 +24,10 @@ struct SceneSpec {
     bool barriers = false;  // a by-region barrier before each draw (non-coherent reads)
     uint32_t size = kSize;  // framebuffer width and height, a multiple of kSize
     uint32_t frames = 1;    // render pass instances, each clearing and drawing the whole scene
+    bool shader_objects = false;  // vertex and fragment shader objects (VK_EXT_shader_object), not a pipeline
+    // The color attachments' locations (dynamic rendering local read: the pipeline's
+    // VkRenderingAttachmentLocationInfo and vkCmdSetRenderingAttachmentLocations); empty: their indices.
+    std::vector<uint32_t> locations{};
 };
 
 // The last render(): recording the frames' commands and running them (wall time), without the
@@ -54,6 +58,9 @@ class SceneRenderer {
     VkCommandBuffer begin_commands();
     void submit(VkCommandBuffer command_buffer);
     VkPipeline graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment);
+    // The vertex and fragment shader objects, and binding them with the state graphics_pipeline() sets.
+    void create_shader_objects(const SceneSpec& spec);
+    void bind_shader_objects(VkCommandBuffer command_buffer, const SceneSpec& spec) const;
     void read_back(VkCommandBuffer command_buffer, const Image& image, VkFormat format, uint32_t samples, uint32_t size,
                    VkBuffer buffer);
     VkShaderModule module(const std::string& path);
@@ -75,6 +82,7 @@ class SceneRenderer {
     std::vector<VkBuffer> buffers_;
     std::vector<VkShaderModule> modules_;
     std::vector<VkPipeline> pipelines_;
+    std::vector<VkShaderEXT> shaders_;  // vertex, fragment
     SceneTiming timing_;
 };
 

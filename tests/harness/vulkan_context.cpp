@@ -251,4 +251,14 @@ std::vector<uint32_t> read_shader(const std::string& path) {
     return read_words(std::string(VKPOLYFILL_SHADER_DIR) + "/" + path + ".spv");
 }
 
+VkShaderCreateInfoEXT spirv_shader_info(VkShaderStageFlagBits stage, const std::vector<uint32_t>& code) {
+    VkShaderCreateInfoEXT info = vku::InitStructHelper();
+    info.stage = stage;
+    info.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+    info.codeSize = code.size() * sizeof(uint32_t);
+    info.pCode = code.data();
+    info.pName = "main";
+    return info;
+}
+
 }  // namespace vkpolyfill::test

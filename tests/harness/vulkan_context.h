@@ -90,5 +90,7 @@ class Context {
 
 // A compiled test shader, by its path under shaders/ (e.g. "tests/vector_add.comp").
 std::vector<uint32_t> read_shader(const std::string& path);
+// A shader object of `code` (SPIR-V, entry point "main"), which must outlive the create info.
+VkShaderCreateInfoEXT spirv_shader_info(VkShaderStageFlagBits stage, const std::vector<uint32_t>& code);
 
 }  // namespace vkpolyfill::test

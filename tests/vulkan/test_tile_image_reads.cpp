@@ -31,6 +31,8 @@ struct ReadCase {
     std::vector<uint32_t> patches_per_draw;
     bool non_coherent = false;
     VkFormat depth_stencil = VK_FORMAT_UNDEFINED;
+    bool shader_objects = false;      // vertex and fragment shader objects, not a pipeline
+    std::vector<uint32_t> locations{};  // of the color attachments, when remapped (dynamic rendering local read)
 };
 
 std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
@@ -53,6 +55,20 @@ const std::vector<ReadCase> kColorCases = {
      VK_SAMPLE_COUNT_1_BIT, {6}},
     {"MrtDynamicIndexNonCoherentFourSamples", "color_uint_array_nc", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
      VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true},
+    // Attachment 0 at location 1 and attachment 1 at location 0: tile images follow the locations.
+    {"MrtSwappedLocations", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_1_BIT,
+     {3, 3}, false, VK_FORMAT_UNDEFINED, false, {1, 0}},
+    {"MrtDynamicIndexSwappedLocationsFourSamples", "color_float_array", {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT},
+     VK_SAMPLE_COUNT_4_BIT, {6}, false, VK_FORMAT_UNDEFINED, false, {1, 0}},
+    {"ShaderObjectRgba32fTwoDraws", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {3, 3}, false,
+     VK_FORMAT_UNDEFINED, true},
+    {"ShaderObjectRgba8UnormFourSamples", "color_float", {VK_FORMAT_R8G8B8A8_UNORM}, VK_SAMPLE_COUNT_4_BIT, {6}, false,
+     VK_FORMAT_UNDEFINED, true},
+    {"ShaderObjectMrtSwappedLocationsFourSamples", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
+     VK_SAMPLE_COUNT_4_BIT, {2, 4}, false, VK_FORMAT_UNDEFINED, true, {1, 0}},
+    {"ShaderObjectMrtDynamicIndexNonCoherentFourSamples", "color_uint_array_nc",
+     {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true, VK_FORMAT_UNDEFINED,
+     true},
 };
 
 const std::vector<ReadCase> kDepthStencilCases = {
@@ -66,9 +82,14 @@ const std::vector<ReadCase> kDepthStencilCases = {
      VK_FORMAT_D32_SFLOAT_S8_UINT},
     {"StencilNonCoherentFourSamples", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true,
      VK_FORMAT_D24_UNORM_S8_UINT},
+    {"ShaderObjectDepthFourSamplesTwoDraws", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {3, 3}, false,
+     VK_FORMAT_D32_SFLOAT_S8_UINT, true},
+    {"ShaderObjectStencilNonCoherent", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), true,
+     VK_FORMAT_D24_UNORM_S8_UINT, true},
 };
 
-// A device with the emulated extension and every feature the cases use, with the spy layer below.
+// A device with the emulated extension and every feature the cases use (shader objects and local
+// reads' attachment locations too), with the spy layer below.
 class TileImageReads : public testing::TestWithParam<ReadCase> {
   protected:
     void SetUp() override {
@@ -77,18 +98,21 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         tile_image_features_.shaderTileImageStencilReadAccess = VK_TRUE;
         vulkan13_.dynamicRendering = VK_TRUE;
         vulkan13_.synchronization2 = VK_TRUE;
+        shader_object_.shaderObject = VK_TRUE;
+        local_read_.dynamicRenderingLocalRead = VK_TRUE;
         ContextOptions options{.spy = true,
-                               .device_extensions = {VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME},
+                               .device_extensions = {VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME, VK_EXT_SHADER_OBJECT_EXTENSION_NAME,
+                                                     VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME},
                                .device_features_next = &tile_image_features_};
         options.device_features.sampleRateShading = VK_TRUE;
         context_ = std::make_unique<Context>(options);
         renderer_ = std::make_unique<SceneRenderer>(*context_);
     }
 
-    // The driver got no tile-image module, and each module it got is valid SPIR-V.
-    void expect_only_lowered_modules_reached_the_driver() const {
+    // The driver got no tile-image module or shader object, and each it got is valid SPIR-V.
+    void expect_only_lowered_modules_reached_the_driver(bool shader_objects) const {
         bool lowered = false;
-        for (const auto& file : spy_.files_ending_with("-module.spv")) {
+        for (const auto& file : spy_.files_ending_with(shader_objects ? "-shader.spv" : "-module.spv")) {
             const std::vector<uint32_t> words = read_words(file);
             EXPECT_EQ(lowering::scan_emulated_capabilities(words) & lowering::bit(lowering::Emulated::ExtShaderTileImage), 0u)
                 << file;
@@ -106,16 +130,62 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         s.fragment_shader = "tests/tile_image/" + c.shader + ".frag";
         s.patches_per_draw = c.patches_per_draw;
         s.barriers = c.non_coherent;
+        s.shader_objects = c.shader_objects;
+        s.locations = c.locations;
         return s;
     }
 
     TempDir spy_;
     ScopedEnv spy_env_{"VKPOLYFILL_SPY_DIR", spy_.path().c_str()};
-    VkPhysicalDeviceVulkan13Features vulkan13_ = vku::InitStructHelper();
+    VkPhysicalDeviceDynamicRenderingLocalReadFeatures local_read_ = vku::InitStructHelper();
+    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object_ = vku::InitStructHelper(&local_read_);
+    VkPhysicalDeviceVulkan13Features vulkan13_ = vku::InitStructHelper(&shader_object_);
     VkPhysicalDeviceShaderTileImageFeaturesEXT tile_image_features_ = vku::InitStructHelper(&vulkan13_);
     std::unique_ptr<Context> context_;
     std::unique_ptr<SceneRenderer> renderer_;
 };
+
+// Whether the driver, without the layer, makes a fragment shader object that reads an input attachment
+// in dynamic rendering: the lowered tile-image reads are such reads (lavapipe 25.0 cannot).
+bool driver_reads_input_attachments_in_shader_objects() {
+    VkPhysicalDeviceDynamicRenderingLocalReadFeatures local_read = vku::InitStructHelper();
+    local_read.dynamicRenderingLocalRead = VK_TRUE;
+    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper(&local_read);
+    shader_object.shaderObject = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&shader_object);
+    vulkan13.dynamicRendering = VK_TRUE;
+    Context driver({.layer = false,
+                    .device_extensions = {VK_EXT_SHADER_OBJECT_EXTENSION_NAME, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME},
+                    .device_features_next = &vulkan13});
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    check(driver.vk.vkCreateDescriptorSetLayout(driver.device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    const std::vector<uint32_t> code = read_shader("tests/tile_image/input_attachment.frag");
+    VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, code);
+    info.setLayoutCount = 1;
+    info.pSetLayouts = &set_layout;
+    VkShaderEXT shader = VK_NULL_HANDLE;
+    const VkResult result = driver.vk.vkCreateShadersEXT(driver.device, 1, &info, nullptr, &shader);
+    driver.vk.vkDestroyShaderEXT(driver.device, shader, nullptr);
+    driver.vk.vkDestroyDescriptorSetLayout(driver.device, set_layout, nullptr);
+    return result == VK_SUCCESS;
+}
+
+// A shader-object case on a driver that cannot serve it: the layer fails vkCreateShadersEXT as the
+// driver does, rather than drawing. True when the case has nothing more to check.
+bool shader_objects_refused_as_the_driver_refuses(SceneRenderer& renderer, const ReadCase& c, const SceneSpec& s) {
+    if (!c.shader_objects || driver_reads_input_attachments_in_shader_objects()) return false;
+    try {
+        renderer.render(s, overlapping_patches(1));
+        ADD_FAILURE() << "the shader objects were created and drawn, though the driver cannot read input attachments in them";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("vkCreateShadersEXT"), std::string::npos) << error.what();
+    }
+    return true;
+}
 
 uint32_t patch_count(const ReadCase& c) {
     uint32_t count = 0;
@@ -138,6 +208,7 @@ TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
     SceneSpec s = spec(c);
     const bool unorm = vkuFormatIsUNORM(c.colors[0]);
     s.constants = {static_cast<uint32_t>(c.colors.size()), std::bit_cast<uint32_t>(unorm ? 255.0f : 1.0f)};
+    if (shader_objects_refused_as_the_driver_refuses(*renderer_, c, s)) return;
     const std::vector<Patch> patches = overlapping_patches(patch_count(c));
     const std::vector<Samples> result = renderer_->render(s, patches);
     size_t mismatches = 0;
@@ -145,7 +216,8 @@ TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
         for (uint32_t y = 0; y < kSize; ++y) {
             for (uint32_t x = 0; x < kSize; ++x) {
                 for (uint32_t sample = 0; sample < static_cast<uint32_t>(c.samples); ++sample) {
-                    const std::array<double, 4> expected = accumulated_color(patches, x, y, sample, a);
+                    const uint32_t location = c.locations.empty() ? a : c.locations[a];
+                    const std::array<double, 4> expected = accumulated_color(patches, x, y, sample, location);
                     const Texel& texel = result[a][(y * kSize + x) * c.samples + sample];
                     for (int k = 0; k < 4; ++k) {
                         const double got = std::round(component(c.colors[a], texel[k]));
@@ -159,7 +231,7 @@ TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
         }
     }
     EXPECT_EQ(mismatches, 0u);
-    expect_only_lowered_modules_reached_the_driver();
+    expect_only_lowered_modules_reached_the_driver(c.shader_objects);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageColorReads, testing::ValuesIn(kColorCases), case_name);
@@ -168,6 +240,7 @@ class TileImageDepthStencilReads : public TileImageReads {};
 
 TEST_P(TileImageDepthStencilReads, EverySampleSawWhatTheFragmentsBeforeItWrote) {
     const ReadCase& c = GetParam();
+    if (shader_objects_refused_as_the_driver_refuses(*renderer_, c, spec(c))) return;
     const std::vector<Patch> patches = overlapping_patches(patch_count(c));
     const std::vector<Samples> result = renderer_->render(spec(c), patches);
     size_t mismatches = 0;
@@ -185,7 +258,7 @@ TEST_P(TileImageDepthStencilReads, EverySampleSawWhatTheFragmentsBeforeItWrote) 
         }
     }
     EXPECT_EQ(mismatches, 0u);
-    expect_only_lowered_modules_reached_the_driver();
+    expect_only_lowered_modules_reached_the_driver(c.shader_objects);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageDepthStencilReads, testing::ValuesIn(kDepthStencilCases), case_name);

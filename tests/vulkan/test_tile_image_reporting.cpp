@@ -100,7 +100,8 @@ TEST(TileImageReporting, AnUnsupportedPipelineFailsWithAMessageNamingTheShader) 
     EXPECT_EQ(messages.count("vkpolyfill-tile-image", "VkShaderModule 0x"), 1u) << messages.dump();
 }
 
-TEST(TileImageReporting, AFragmentShaderObjectReadingTileImagesFailsWithAMessage) {
+// A fragment shader object reading tile images may use every descriptor set but the layer's.
+TEST(TileImageReporting, AFragmentShaderObjectUsingTheLayersSetFailsWithAMessage) {
     DebugMessages messages;
     VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper();
     shader_object.shaderObject = VK_TRUE;
@@ -112,18 +113,23 @@ TEST(TileImageReporting, AFragmentShaderObjectReadingTileImagesFailsWithAMessage
                      .device_extensions = {kExtension, VK_EXT_SHADER_OBJECT_EXTENSION_NAME},
                      .device_features_next = &features});
     const ScopedMessenger messenger(context.instance, messages);
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(context.physical_device, &properties);
+    VkDescriptorSetLayoutCreateInfo empty = vku::InitStructHelper();
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    ASSERT_EQ(context.vk.vkCreateDescriptorSetLayout(context.device, &empty, nullptr, &set_layout), VK_SUCCESS);
+    // What the layer reports is what the application may use: one more reaches the layer's set.
+    const std::vector<VkDescriptorSetLayout> sets(properties.limits.maxBoundDescriptorSets + 1, set_layout);
     const std::vector<uint32_t> code = read_shader("tests/tile_image/color_float.frag");
-    VkShaderCreateInfoEXT info = vku::InitStructHelper();
-    info.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-    info.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
-    info.codeSize = code.size() * sizeof(uint32_t);
-    info.pCode = code.data();
-    info.pName = "main";
+    VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, code);
+    info.setLayoutCount = static_cast<uint32_t>(sets.size());
+    info.pSetLayouts = sets.data();
     VkShaderEXT shader = reinterpret_cast<VkShaderEXT>(~uintptr_t{0});  // visibly unwritten
     EXPECT_EQ(context.vk.vkCreateShadersEXT(context.device, 1, &info, nullptr, &shader), VK_ERROR_UNKNOWN);
     EXPECT_EQ(shader, VK_NULL_HANDLE);
-    EXPECT_EQ(messages.count("vkpolyfill-lowering", "the VK_SHADER_STAGE_FRAGMENT_BIT shader of pCreateInfos[0]: error:"), 1u)
+    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "the fragment shader of pCreateInfos[0]: error: it lists"), 1u)
         << messages.dump();
+    context.vk.vkDestroyDescriptorSetLayout(context.device, set_layout, nullptr);
 }
 
 }  // namespace
