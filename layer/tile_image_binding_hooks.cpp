@@ -4,6 +4,7 @@
 // reaches the driver as its single- or multisampled code, whichever vkCmdSetRasterizationSamplesEXT
 // calls for.
 #include <algorithm>
+#include <format>
 #include <vector>
 
 #include "device_data.h"
@@ -11,6 +12,29 @@
 #include "tile_image_binding.h"
 
 namespace vkpolyfill::hooks {
+namespace {
+
+// A secondary continuing its primary's render pass instance learns the attachments' formats
+// (VkCommandBufferInheritanceRenderingInfo), never their views, and inherits no descriptor bindings:
+// the layer's set would have to be bound there before the views are known, and writing it when the
+// secondary is executed would invalidate the secondary (input attachments cannot be update-after-bind).
+// So the secondary is refused: an error now, VK_ERROR_UNKNOWN from vkEndCommandBuffer.
+void refuse_in_continuing_secondary(const DeviceData& data, CommandBufferState& state, VkCommandBuffer command_buffer,
+                                    const char* what) {
+    if (state.refused) return;
+    state.refused = true;
+    const LoggedObject objects[] = {{VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(command_buffer), {}}};
+    data.instance->logger.log(
+        LogLevel::Error, "vkpolyfill-tile-image",
+        std::format("VkCommandBuffer {}: error: this secondary command buffer continues a render pass instance and binds a {} "
+                    "that reads tile images, which the layer cannot serve there (the secondary does not know the attachments' "
+                    "views, so it cannot bind their input attachments): vkEndCommandBuffer returns VK_ERROR_UNKNOWN. Record "
+                    "such draws in the primary, or begin and end the render pass instance in the secondary",
+                    static_cast<const void*>(command_buffer), what),
+        objects);
+}
+
+}  // namespace
 
 VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
                                            VkPipeline pipeline) {
@@ -21,6 +45,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipe
     std::shared_ptr<const TilePipeline> record = tile.pipelines.find(pipeline);
     CommandBufferState* state = record ? &tile.command_buffers.at(commandBuffer) : tile.command_buffers.find(commandBuffer);
     if (state == nullptr) return;  // no tile-image pipeline was ever bound here
+    if (record && state->continues_rendering) refuse_in_continuing_secondary(data, *state, commandBuffer, "graphics pipeline");
     state->pipeline = std::move(record);
     state->shader = nullptr;  // a pipeline replaces the shader objects bound
     bind_layer_set(tile, *state, commandBuffer, false);
@@ -42,6 +67,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBindShadersEXT(VkCommandBuffer commandBuffer, uint
         data.next.CmdBindShadersEXT(commandBuffer, stageCount, pStages, pShaders);
         return;
     }
+    if (record && state->continues_rendering) refuse_in_continuing_secondary(data, *state, commandBuffer, "fragment shader object");
     if (record && state->samples > VK_SAMPLE_COUNT_1_BIT) {
         std::vector<VkShaderEXT> shaders(pShaders, pShaders + stageCount);
         shaders[index] = record->multisampled;

@@ -22,6 +22,12 @@ struct LayoutRestore {
 };
 
 struct CommandBufferState {
+    bool secondary = false;  // its level, from vkAllocateCommandBuffers: kept across recordings
+    // A secondary continuing its primary's render pass instance, which knows the attachments' formats
+    // only, never their views: tile-image reads cannot be served there (refused at vkEndCommandBuffer).
+    bool continues_rendering = false;
+    bool refused = false;  // it bound a tile-image pipeline or shader all the same (reported once)
+
     // The render pass instance being recorded.
     bool rendering = false;
     bool suspending = false;  // it resumes elsewhere: its layouts are restored at that end
@@ -40,7 +46,11 @@ struct CommandBufferState {
     VkDescriptorSet bound_set = VK_NULL_HANDLE;
     VkPipelineLayout bound_layout = VK_NULL_HANDLE;
 
-    void reset() { *this = CommandBufferState{}; }
+    void reset() {
+        const bool level = secondary;
+        *this = CommandBufferState{};
+        secondary = level;
+    }
 };
 
 class CommandBufferStates {

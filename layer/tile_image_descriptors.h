@@ -16,7 +16,9 @@
 
 namespace vkpolyfill {
 
-inline constexpr uint32_t kMaxTileImageColors = 8;
+// Color locations the emulation reads: min(maxColorAttachments, this). Devices report 8 or fewer
+// today; the arrays below are sized for twice that.
+inline constexpr uint32_t kMaxTileImageColors = 16;
 
 // What a render pass instance offers the reads: color views by location, single-aspect depth and
 // stencil views.

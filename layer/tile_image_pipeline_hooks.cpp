@@ -54,8 +54,11 @@ std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info, const l
 // The copy's layout, ordering and input attachment mapping for a fragment shader reading tile images.
 VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowering::TileImageUsage& usage,
                        const VkGraphicsPipelineCreateInfo& info, SafeInfo& copy, std::shared_ptr<const TilePipeline>& record) {
-    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
     TileImageDevice& tile = *data.tile_image;
+    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
+    if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding); !reason.empty()) {
+        return refuse_tile_image_reads(data, code, reason);
+    }
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
     if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");
     std::string error;

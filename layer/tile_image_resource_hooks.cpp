@@ -92,14 +92,44 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
     data.next.DestroyShaderEXT(device, shader, pAllocator);
 }
 
+// Secondaries are told apart from primaries (whose inheritance info is ignored, and may be anything).
+VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo* pAllocateInfo,
+                                                      VkCommandBuffer* pCommandBuffers) {
+    const DeviceData& data = device_data(device);
+    const VkResult result = data.next.AllocateCommandBuffers(device, pAllocateInfo, pCommandBuffers);
+    if (result != VK_SUCCESS || !data.tile_image) return result;
+    CommandBufferStates& states = data.tile_image->command_buffers;
+    for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
+        if (pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) {
+            states.at(pCommandBuffers[i]).secondary = true;
+        } else if (CommandBufferState* state = states.find(pCommandBuffers[i])) {
+            state->secondary = false;  // a handle reused after its pool was destroyed
+        }
+    }
+    return result;
+}
+
 // Recording starts from nothing bound and no render pass instance.
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo* pBeginInfo) {
     const DeviceData& data = device_data(commandBuffer);
     const VkResult result = data.next.BeginCommandBuffer(commandBuffer, pBeginInfo);
     if (TileImageDevice* tile = data.tile_image.get(); tile && result == VK_SUCCESS) {
-        if (CommandBufferState* state = tile->command_buffers.find(commandBuffer)) state->reset();
+        if (CommandBufferState* state = tile->command_buffers.find(commandBuffer)) {
+            state->reset();
+            state->continues_rendering = state->secondary && (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT) &&
+                                         pBeginInfo->pInheritanceInfo &&
+                                         pBeginInfo->pInheritanceInfo->renderPass == VK_NULL_HANDLE;  // dynamic rendering
+        }
     }
     return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer commandBuffer) {
+    const DeviceData& data = device_data(commandBuffer);
+    const VkResult result = data.next.EndCommandBuffer(commandBuffer);
+    if (!data.tile_image || result != VK_SUCCESS) return result;
+    const CommandBufferState* state = data.tile_image->command_buffers.find(commandBuffer);
+    return state && state->refused ? VK_ERROR_UNKNOWN : result;
 }
 
 VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount,

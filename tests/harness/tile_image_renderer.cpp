@@ -424,15 +424,41 @@ void SceneRenderer::read_back(VkCommandBuffer command_buffer, const Image& image
     vk.vkCmdDispatch(command_buffer, size, size, 1);
 }
 
-VkCommandBuffer SceneRenderer::begin_commands() {
+VkCommandBuffer SceneRenderer::allocate_commands(VkCommandBufferLevel level) {
     VkCommandBufferAllocateInfo allocate = vku::InitStructHelper();
     allocate.commandPool = pool_;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.level = level;
     allocate.commandBufferCount = 1;
     VkCommandBuffer command_buffer = VK_NULL_HANDLE;
     check(context_.vk.vkAllocateCommandBuffers(context_.device, &allocate, &command_buffer), "vkAllocateCommandBuffers");
+    return command_buffer;
+}
+
+VkCommandBuffer SceneRenderer::begin_commands() {
+    const VkCommandBuffer command_buffer = allocate_commands(VK_COMMAND_BUFFER_LEVEL_PRIMARY);
     VkCommandBufferBeginInfo begin = vku::InitStructHelper();
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(context_.vk.vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
+    return command_buffer;
+}
+
+VkCommandBuffer SceneRenderer::begin_secondary(const SceneSpec& spec) {
+    const VkCommandBuffer command_buffer = allocate_commands(VK_COMMAND_BUFFER_LEVEL_SECONDARY);
+    secondaries_.push_back(command_buffer);
+    VkCommandBufferInheritanceRenderingInfo rendering = vku::InitStructHelper();
+    rendering.colorAttachmentCount = static_cast<uint32_t>(spec.colors.size());
+    rendering.pColorAttachmentFormats = spec.colors.data();
+    rendering.depthAttachmentFormat = spec.depth_stencil;
+    rendering.stencilAttachmentFormat = spec.depth_stencil;
+    rendering.rasterizationSamples = spec.samples;
+    VkCommandBufferInheritanceInfo inheritance = vku::InitStructHelper();
+    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (spec.recording == Recording::ContinuingSecondary) {
+        inheritance.pNext = &rendering;
+        begin.flags |= VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+    }
+    begin.pInheritanceInfo = &inheritance;
     check(context_.vk.vkBeginCommandBuffer(command_buffer, &begin), "vkBeginCommandBuffer");
     return command_buffer;
 }
@@ -445,6 +471,8 @@ void SceneRenderer::submit(VkCommandBuffer command_buffer) {
     check(vk.vkQueueSubmit(context_.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
     check(vk.vkQueueWaitIdle(context_.queue), "vkQueueWaitIdle");
     vk.vkFreeCommandBuffers(context_.device, pool_, 1, &command_buffer);
+    if (!secondaries_.empty()) vk.vkFreeCommandBuffers(context_.device, pool_, static_cast<uint32_t>(secondaries_.size()), secondaries_.data());
+    secondaries_.clear();
 }
 
 std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vector<Patch>& patches) {
@@ -521,7 +549,13 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
                                                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT));
         }
         barrier(vk, cb, to_attachment);
-        vk.vkCmdBeginRendering(cb, &rendering);
+        // The primary, or a secondary that begins the render pass instance or continues the primary's.
+        const VkCommandBuffer primary = cb;
+        const VkCommandBuffer secondary = spec.recording == Recording::Primary ? VK_NULL_HANDLE : begin_secondary(spec);
+        const VkCommandBuffer pass_cb = spec.recording == Recording::Secondary ? secondary : primary;
+        rendering.flags = spec.recording == Recording::ContinuingSecondary ? VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT : 0;
+        vk.vkCmdBeginRendering(pass_cb, &rendering);
+        cb = secondary ? secondary : primary;
         if (!spec.locations.empty()) {
             VkRenderingAttachmentLocationInfo locations = vku::InitStructHelper();
             locations.colorAttachmentCount = static_cast<uint32_t>(spec.locations.size());
@@ -556,7 +590,16 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
             vk.vkCmdDraw(cb, 6 * count, 1, 6 * first, 0);
             first += count;
         }
-        vk.vkCmdEndRendering(cb);
+        cb = primary;
+        if (spec.recording == Recording::ContinuingSecondary) {
+            check(vk.vkEndCommandBuffer(secondary), "vkEndCommandBuffer");
+            vk.vkCmdExecuteCommands(cb, 1, &secondary);
+        }
+        vk.vkCmdEndRendering(pass_cb);
+        if (spec.recording == Recording::Secondary) {
+            check(vk.vkEndCommandBuffer(secondary), "vkEndCommandBuffer");
+            vk.vkCmdExecuteCommands(cb, 1, &secondary);
+        }
     }
     check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
     const auto execute_start = Clock::now();

@@ -12,6 +12,13 @@
 
 namespace vkpolyfill::test::tile_image {
 
+// Where a frame's commands are recorded.
+enum class Recording {
+    Primary,
+    Secondary,            // the whole render pass instance in a secondary command buffer
+    ContinuingSecondary,  // the draws in a secondary continuing the primary's render pass instance
+};
+
 struct SceneSpec {
     std::vector<VkFormat> colors{};                     // color attachments, in order
     VkFormat depth_stencil = VK_FORMAT_UNDEFINED;        // written by every patch when set
@@ -28,6 +35,7 @@ struct SceneSpec {
     // The color attachments' locations (dynamic rendering local read: the pipeline's
     // VkRenderingAttachmentLocationInfo and vkCmdSetRenderingAttachmentLocations); empty: their indices.
     std::vector<uint32_t> locations{};
+    Recording recording = Recording::Primary;
 };
 
 // The last render(): recording the frames' commands and running them (wall time), without the
@@ -55,7 +63,9 @@ class SceneRenderer {
     struct Image;
     Image create_image(VkFormat format, VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect,
                        uint32_t size);
+    VkCommandBuffer allocate_commands(VkCommandBufferLevel level);
     VkCommandBuffer begin_commands();
+    VkCommandBuffer begin_secondary(const SceneSpec& spec);
     void submit(VkCommandBuffer command_buffer);
     VkPipeline graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment);
     // The vertex and fragment shader objects, and binding them with the state graphics_pipeline() sets.
@@ -83,6 +93,7 @@ class SceneRenderer {
     std::vector<VkShaderModule> modules_;
     std::vector<VkPipeline> pipelines_;
     std::vector<VkShaderEXT> shaders_;  // vertex, fragment
+    std::vector<VkCommandBuffer> secondaries_;  // freed with the next submission's primary
     SceneTiming timing_;
 };
 

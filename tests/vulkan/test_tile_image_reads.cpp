@@ -33,6 +33,7 @@ struct ReadCase {
     VkFormat depth_stencil = VK_FORMAT_UNDEFINED;
     bool shader_objects = false;      // vertex and fragment shader objects, not a pipeline
     std::vector<uint32_t> locations{};  // of the color attachments, when remapped (dynamic rendering local read)
+    Recording recording = Recording::Primary;
 };
 
 std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
@@ -66,6 +67,10 @@ const std::vector<ReadCase> kColorCases = {
      VK_FORMAT_UNDEFINED, true},
     {"ShaderObjectMrtSwappedLocationsFourSamples", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
      VK_SAMPLE_COUNT_4_BIT, {2, 4}, false, VK_FORMAT_UNDEFINED, true, {1, 0}},
+    {"SecondaryCommandBufferMrtRgba32uiFourSamples", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
+     VK_SAMPLE_COUNT_4_BIT, {3, 3}, false, VK_FORMAT_UNDEFINED, false, {}, Recording::Secondary},
+    {"SecondaryCommandBufferShaderObjectRgba16f", "color_float", {VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {2, 4},
+     false, VK_FORMAT_UNDEFINED, true, {}, Recording::Secondary},
     {"ShaderObjectMrtDynamicIndexNonCoherentFourSamples", "color_uint_array_nc",
      {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true, VK_FORMAT_UNDEFINED,
      true},
@@ -84,6 +89,8 @@ const std::vector<ReadCase> kDepthStencilCases = {
      VK_FORMAT_D24_UNORM_S8_UINT},
     {"ShaderObjectDepthFourSamplesTwoDraws", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {3, 3}, false,
      VK_FORMAT_D32_SFLOAT_S8_UINT, true},
+    {"SecondaryCommandBufferStencilNonCoherent", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6),
+     true, VK_FORMAT_D24_UNORM_S8_UINT, false, {}, Recording::Secondary},
     {"ShaderObjectStencilNonCoherent", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), true,
      VK_FORMAT_D24_UNORM_S8_UINT, true},
 };
@@ -132,6 +139,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         s.barriers = c.non_coherent;
         s.shader_objects = c.shader_objects;
         s.locations = c.locations;
+        s.recording = c.recording;
         return s;
     }
 

@@ -2,6 +2,7 @@
 // vkCreateDevice, and how an unsupported use is reported: VK_ERROR_UNKNOWN and a debug-utils message
 // naming the shader.
 #include <algorithm>
+#include <bit>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -74,30 +75,74 @@ TEST(TileImageReporting, TheDriverGetsLocalReadsAndRasterizationOrderInsteadOfTh
     EXPECT_EQ(enabled.count(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME), 1u);
 }
 
-TEST(TileImageReporting, AnUnsupportedPipelineFailsWithAMessageNamingTheShader) {
-    DebugMessages messages;
-    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper();
-    vulkan13.dynamicRendering = VK_TRUE;
-    vulkan13.synchronization2 = VK_TRUE;
-    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper(&vulkan13);
-    features.shaderTileImageColorReadAccess = VK_TRUE;
-    features.shaderTileImageDepthReadAccess = VK_TRUE;
-    Context context({.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
-                     .device_extensions = {kExtension},
-                     .device_features_next = &features});
-    const ScopedMessenger messenger(context.instance, messages);
-    tile_image::SceneRenderer renderer(context);
+// A device emulating tile images (color and depth reads), its debug messages and a scene renderer, for
+// what the layer refuses.
+class TileImageRefusals : public testing::Test {
+  protected:
+    static VkPhysicalDeviceShaderTileImageFeaturesEXT* features(VkPhysicalDeviceVulkan13Features& vulkan13,
+                                                                VkPhysicalDeviceShaderTileImageFeaturesEXT& tile_image) {
+        vulkan13.dynamicRendering = VK_TRUE;
+        vulkan13.synchronization2 = VK_TRUE;
+        tile_image.pNext = &vulkan13;
+        tile_image.shaderTileImageColorReadAccess = VK_TRUE;
+        tile_image.shaderTileImageDepthReadAccess = VK_TRUE;
+        return &tile_image;
+    }
+
+    // Rendering fails with `error` in what it throws.
+    void expect_render_fails(const tile_image::SceneSpec& spec, uint32_t patches, const std::string& error) {
+        try {
+            renderer_.render(spec, tile_image::overlapping_patches(patches));
+            ADD_FAILURE() << "the scene was rendered";
+        } catch (const std::runtime_error& thrown) {
+            EXPECT_NE(std::string(thrown.what()).find(error), std::string::npos) << thrown.what();
+        }
+    }
+
+    DebugMessages messages_;
+    VkPhysicalDeviceVulkan13Features vulkan13_ = vku::InitStructHelper();
+    VkPhysicalDeviceShaderTileImageFeaturesEXT tile_image_ = vku::InitStructHelper();
+    Context context_{{.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+                      .device_extensions = {kExtension},
+                      .device_features_next = features(vulkan13_, tile_image_)}};
+    ScopedMessenger messenger_{context_.instance, messages_};
+    tile_image::SceneRenderer renderer_{context_};
+};
+
+TEST_F(TileImageRefusals, AnUnsupportedPipelineFailsWithAMessageNamingTheShader) {
     tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_UINT}, .depth_stencil = VK_FORMAT_D32_SFLOAT_S8_UINT,
                                .patches_per_draw = {1}};
     spec.fragment_shader = "tests/tile_image/depth_early.frag";
-    try {
-        renderer.render(spec, tile_image::overlapping_patches(1));
-        ADD_FAILURE() << "the pipeline was created";
-    } catch (const std::runtime_error& error) {
-        EXPECT_NE(std::string(error.what()).find("VK_ERROR_UNKNOWN"), std::string::npos) << error.what();
-    }
-    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "EarlyFragmentTests"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "VkShaderModule 0x"), 1u) << messages.dump();
+    expect_render_fails(spec, 1, "VK_ERROR_UNKNOWN");
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "EarlyFragmentTests"), 1u) << messages_.dump();
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "VkShaderModule 0x"), 1u) << messages_.dump();
+}
+
+// Color location L reads binding L of the layer's set; the depth and stencil bindings follow the
+// locations the device has, so a location beyond them is refused, never aliased.
+TEST_F(TileImageRefusals, AColorLocationBeyondTheDevicesFailsWithAMessage) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(context_.physical_device, &properties);
+    ASSERT_EQ(properties.limits.maxColorAttachments, 8u) << "the shader reads location 8, one past this driver's";
+    const tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_SFLOAT},
+                                     .fragment_shader = "tests/tile_image/color_location_8.frag",
+                                     .patches_per_draw = {1}};
+    expect_render_fails(spec, 1, "VK_ERROR_UNKNOWN");
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "it reads color location 8, and the emulation reads color locations below 8"),
+              1u)
+        << messages_.dump();
+}
+
+// A secondary continuing the primary's render pass instance knows its attachments' formats, never their
+// views: it cannot bind the layer's input attachments, and is refused (a whole instance in a secondary
+// is served: TileImageColorReads' Secondary cases).
+TEST_F(TileImageRefusals, ASecondaryContinuingARenderPassInstanceFailsWithAMessage) {
+    tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_SFLOAT}, .fragment_shader = "tests/tile_image/color_float.frag",
+                               .constants = {1, std::bit_cast<uint32_t>(1.0f)}, .patches_per_draw = {2}};
+    spec.recording = tile_image::Recording::ContinuingSecondary;
+    expect_render_fails(spec, 2, "vkEndCommandBuffer failed: VK_ERROR_UNKNOWN");
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "continues a render pass instance and binds a graphics pipeline"), 1u)
+        << messages_.dump();
 }
 
 // A fragment shader object reading tile images may use every descriptor set but the layer's.
