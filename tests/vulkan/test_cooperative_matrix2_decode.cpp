@@ -12,6 +12,7 @@
 
 #include "coopmat_scalars.h"
 #include "coopmat2_target.h"
+#include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
@@ -91,7 +92,7 @@ std::vector<float> run(const Run& r) {
 
     std::vector<uint32_t> words = read_shader("tests/coopmat2/tensor_decode.comp");
     if (!r.through_layer) {
-        const lowering::Result lowered = lowering::lower(words, coopmat2_target(context.physical_device, 16384), {});
+        const lowering::Result lowered = lower_and_dump(words, coopmat2_target(context.physical_device, 16384), {});
         EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
         EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
         if (!lowered.ok) return {};

@@ -1,7 +1,7 @@
 // The SPV_NV_cooperative_matrix2 operations the lowering implements at subgroup scope, each against a
 // CPU reference: per-element op with an extra matrix, row / column / 2x2 / whole reductions,
-// accumulator -> A conversion, transpose to B followed by a multiply-add. Lowered by the library for
-// the device's subgroup size and run without the layer, and through the layer, which passes the
+// accumulator -> A conversion, transpose to B followed by a multiply-add, a change of use alone
+// (accumulators to A and B). Lowered by the library for the device's subgroup size and run without the layer, and through the layer, which passes the
 // module to a driver that has these feature bits.
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "coopmat2_target.h"
+#include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "scoped_env.h"
@@ -69,6 +70,13 @@ const Case kCases[] = {
          return sum;
      },
      16, false},
+    {"ConvertUseOnlyToAAndB", 6, 16,
+     [](const auto& m, const auto& o, uint32_t r, uint32_t c) {
+         float sum = 0;
+         for (uint32_t k = 0; k < kN; ++k) sum += at(m, r, k) * at(o, k, c);
+         return sum;
+     },
+     16, false},
 };
 
 // Runs `words` (lowered or not) on the context's device and compares the result with the CPU.
@@ -116,7 +124,7 @@ TEST_P(CooperativeMatrix2Subgroup, LoweredByTheLibraryMatchesCpu) {
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     lowering::Options options;
     options.specialization.push_back({0, {static_cast<uint8_t>(test.op), 0, 0, 0}});
-    const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat2/subgroup_ops.comp"), target, options);
+    const lowering::Result lowered = lower_and_dump(read_shader("tests/coopmat2/subgroup_ops.comp"), target, options);
     ASSERT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
     ASSERT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
     expect_matches_cpu(context, lowered.words, test);

@@ -14,6 +14,7 @@
 
 #include "tensor_reference.h"
 #include "coopmat2_target.h"
+#include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
@@ -117,7 +118,7 @@ void run(const Case& test, const char* shader, uint32_t n) {
     for (uint32_t id = 0; id < 2; ++id) {
         options.specialization.push_back({id, {uint8_t(constants[id]), uint8_t(constants[id] >> 8), 0, 0}});
     }
-    const lowering::Result lowered = lowering::lower(read_shader(shader), target, options);
+    const lowering::Result lowered = lower_and_dump(read_shader(shader), target, options);
     ASSERT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
     ASSERT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
 

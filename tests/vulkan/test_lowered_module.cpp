@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
@@ -42,7 +43,7 @@ TEST(LoweredModule, CooperativeMatrixGemmTileMatchesCpu) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(context.physical_device);
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix);
-    const lowering::Result lowered = lowering::lower(read_shader("tests/coopmat_khr.comp"), target, {});
+    const lowering::Result lowered = lower_and_dump(read_shader("tests/coopmat_khr.comp"), target, {});
     ASSERT_TRUE(lowered.ok);
     ASSERT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
 

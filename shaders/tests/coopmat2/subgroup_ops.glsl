@@ -1,6 +1,6 @@
 // The body of subgroup_ops.comp and subgroup_elementwise.comp. Subgroup-scope coopmat2 operations on
 // one 16x16 tile, selected by OP: per-element op with an extra matrix, row/column/2x2/all reductions
-// (only where WITH_REDUCTIONS is 1), accumulator -> A/B conversion, transpose.
+// (only where WITH_REDUCTIONS is 1), accumulator -> A/B conversion, transpose, a change of use alone.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -48,6 +48,14 @@ void main() {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(m);
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b;
         coopMatTransposeNV(b, other);
+        ACC r = coopMatMulAdd(a, b, ACC(0.0));
+        coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+    } else if (OP == 6) {
+        // float16 accumulators to A and B: a change of use alone (OpCooperativeMatrixConvertNV).
+        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> hm = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(m);
+        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> ho = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(other);
+        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(hm);
+        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>(ho);
         ACC r = coopMatMulAdd(a, b, ACC(0.0));
         coopMatStore(r, result, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
     }
