@@ -140,7 +140,12 @@ std::optional<ElementAccess> ElementAccess::describe_blocks(LoweringState& state
     const ir::Module& module = state.module();
     const std::optional<AccessPath> path = traced(module, pointer, why);
     if (!path) return std::nullopt;
-    const uint32_t block = module.find_definition(module.type_of(pointer))->word(3);
+    const ir::Instruction* pointer_type = module.find_definition(module.type_of(pointer));
+    if (!pointer_type || pointer_type->opcode() != spv::OpTypePointer) {
+        why = "its pointer operand is not of a pointer type";
+        return std::nullopt;
+    }
+    const uint32_t block = pointer_type->word(3);
     return ElementAccess(state, *path, Pointee{block, block, 1, 0}, ComponentInfo{}, 1);
 }
 
@@ -150,7 +155,8 @@ std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint3
     const std::optional<AccessPath> path = traced(module, pointer, why);
     if (!path) return std::nullopt;
     const ir::Instruction* pointer_type = module.find_definition(module.type_of(pointer));
-    const ir::Instruction* definition = pointer_type ? module.find_definition(pointer_type->word(3)) : nullptr;
+    const bool is_pointer = pointer_type && pointer_type->opcode() == spv::OpTypePointer;
+    const ir::Instruction* definition = is_pointer ? module.find_definition(pointer_type->word(3)) : nullptr;
     Pointee pointee{};
     if (definition) {
         pointee = {definition->result_id(), definition->result_id(), 1, 0};

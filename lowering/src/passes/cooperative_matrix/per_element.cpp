@@ -10,13 +10,20 @@
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
-// The types of Func's parameters, from its OpTypeFunction.
+// The types of Func's parameters, from its OpTypeFunction; none if Func is not a function whose
+// parameters are all types.
 std::vector<uint32_t> parameter_types(const ir::Module& module, uint32_t function) {
     const ir::Instruction* definition = module.find_definition(function);
-    const ir::Instruction* type = definition ? module.find_definition(definition->operand_words()[1]) : nullptr;
-    if (!type) return {};
+    if (!definition || definition->opcode() != spv::OpFunction) return {};
+    const ir::Instruction* type = module.find_definition(definition->operand_words()[1]);
+    if (!type || type->opcode() != spv::OpTypeFunction) return {};
     const auto words = type->operand_words();  // return type, parameter types
-    return {words.begin() + 1, words.end()};
+    std::vector<uint32_t> parameters(words.begin() + 1, words.end());
+    for (const uint32_t parameter : parameters) {
+        const ir::Instruction* declaration = module.find_definition(parameter);
+        if (!declaration || declaration->info().instruction_class != grammar::InstructionClass::TypeDeclaration) return {};
+    }
+    return parameters;
 }
 
 }  // namespace
@@ -39,10 +46,19 @@ bool lower_per_element(LoweringState& state, ir::BasicBlock& block, size_t index
     const auto extras = operands.subspan(2);
     std::vector<uint32_t> parameters{matrix->lowered};
     std::vector<const MatrixType*> extra_matrices;
-    for (uint32_t extra : extras) {
-        const MatrixType* m = state.matrices.of_value(module, extra);
+    for (size_t i = 0; i < extras.size(); ++i) {
+        const MatrixType* m = state.matrices.of_value(module, extras[i]);
+        // Any other extra operand goes to Func as it is: it must be a value of Func's parameter type.
+        if (!m && module.type_of(extras[i]) != func_parameters[3 + i]) {
+            state.context.diagnostics.error(
+                std::format("OpCooperativeMatrixPerElementOpNV cannot be lowered: its extra operand %{} is neither a "
+                            "cooperative matrix nor a value of the type Func's parameter {} has",
+                            extras[i], 3 + i),
+                instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+            return false;
+        }
         extra_matrices.push_back(m);
-        parameters.push_back(m ? m->lowered : module.type_of(extra));
+        parameters.push_back(m ? m->lowered : module.type_of(extras[i]));
     }
 
     std::vector<uint32_t> key{0x50454C4Du /* "PELM" */, matrix->id, func};
