@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the lowering's libFuzzer targets (tests/fuzz), one after the other, each for a bounded time or count:
 #   scripts/fuzz.sh [--seconds N] [--seed S] [TARGET...]    (default: 600 s each, a random seed, every target)
-#   scripts/fuzz.sh --runs N --seed S [TARGET...]          (N inputs each from the seeds alone: repeatable)
+#   scripts/fuzz.sh --runs N --seed S [TARGET...]          (N inputs each from the seeds alone)
 # Builds the `fuzz` preset, seeds each target with the release build's SPIR-V (scripts/fuzz_seeds.sh),
 # and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next timed run), the
 # inputs that crashed (crashes/) and libFuzzer's log (log). Prints executions and crashes per target;
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
-runs=0  # a bounded count instead of a bounded time: with a fixed seed the same inputs on any machine
+runs=0  # a bounded count instead of a bounded time: with a fixed seed, nearly the same inputs anywhere
 seed=0  # libFuzzer's "random"; a fixed seed repeats the same mutations (the test suite's short run)
 max_len=300000
 while [ $# -gt 0 ]; do
@@ -32,7 +32,7 @@ for target in "$@"; do
   run=build/fuzz/runs/$target
   corpus=$run/corpus
   limit=(-max_total_time="$seconds")
-  if [ "$runs" != 0 ]; then  # a repeatable run grows a corpus of its own, from the seeds alone
+  if [ "$runs" != 0 ]; then  # a counted run grows a corpus of its own, from the seeds alone
     corpus=$run/corpus-runs
     rm -rf "$corpus"
     limit=(-runs="$runs")

@@ -11,7 +11,7 @@ bash scripts/build.sh "$preset"
 # ctest runs the suites through the conformance script: its summary per extension, coverage and
 # results/JUnit files come with the one run (README: Conformance runs).
 VKPOLYFILL_BUILD_DIR="build/$preset" scripts/conformance.sh -j "$(nproc)" "$@"
-# The whole suite ends with a short fuzz run of the lowering, repeatable: a count of inputs from a fixed
-# seed, so a failure here fails the same way with the same command anywhere (README: Hardening).
+# The whole suite ends with a short fuzz run of the lowering: a count of inputs from a fixed seed (the
+# same mutations, nearly the same inputs; a failure's crash file is its reproducer: README, Hardening).
 [ $# -gt 0 ] || [ "$preset" != release ] || bash scripts/fuzz.sh --runs 20000 --seed 1
 echo "[test] $preset passed in $((SECONDS - start)) s"
