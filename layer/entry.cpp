@@ -66,6 +66,7 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
     VKPOLYFILL_HOOK(DestroyPipeline, DestroyPipeline),
     VKPOLYFILL_HOOK(DestroyShaderEXT, DestroyShaderEXT),
+    VKPOLYFILL_HOOK(GetShaderBinaryDataEXT, GetShaderBinaryDataEXT),
     VKPOLYFILL_HOOK(CmdBindShadersEXT, CmdBindShadersEXT),
     VKPOLYFILL_HOOK(CmdSetRasterizationSamplesEXT, CmdSetRasterizationSamplesEXT),
     VKPOLYFILL_HOOK(AllocateCommandBuffers, AllocateCommandBuffers),

@@ -1,6 +1,8 @@
 // The objects the tile-image emulation must know about on devices that emulate it: images (given
 // input-attachment usage), image views (their images, for layouts and descriptors), pipeline layouts
-// (their sets, to build the layer's), pipelines and command buffers (forgotten with them).
+// (their sets, to build the layer's), pipelines, fragment shader objects and command buffers
+// (forgotten with them; secondaries told from primaries).
+#include <format>
 #include <optional>
 
 #include <vulkan/utility/vk_safe_struct.hpp>
@@ -90,6 +92,22 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
     const DeviceData& data = device_data(device);
     if (data.tile_image && shader != VK_NULL_HANDLE) data.tile_image->shaders.remove(shader);  // and its twin, when unused
     data.next.DestroyShaderEXT(device, shader, pAllocator);
+}
+
+// A tile-image fragment shader object is two driver shaders (its twin) and lists the layer's set
+// layout; a binary of one of them, re-created with the application's set layouts, would read a set
+// that is not there. Refused, as the layer cannot re-create such shaders from binaries.
+VKAPI_ATTR VkResult VKAPI_CALL GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t* pDataSize, void* pData) {
+    const DeviceData& data = device_data(device);
+    if (!data.tile_image || !data.tile_image->shaders.find(shader)) return data.next.GetShaderBinaryDataEXT(device, shader, pDataSize, pData);
+    const LoggedObject objects[] = {{VK_OBJECT_TYPE_SHADER_EXT, reinterpret_cast<uint64_t>(shader), {}}};
+    data.instance->logger.log(LogLevel::Error, "vkpolyfill-tile-image",
+                              std::format("VkShaderEXT {}: error: a fragment shader object reading emulated tile images has no "
+                                          "binary the layer could re-create it from: create it from SPIR-V",
+                                          static_cast<const void*>(shader)),
+                              objects);
+    *pDataSize = 0;
+    return VK_ERROR_UNKNOWN;
 }
 
 // Secondaries are told apart from primaries (whose inheritance info is ignored, and may be anything).

@@ -145,36 +145,64 @@ TEST_F(TileImageRefusals, ASecondaryContinuingARenderPassInstanceFailsWithAMessa
         << messages_.dump();
 }
 
+// A device emulating tile images, with shader objects and debug messages.
+class TileImageShaderObjects : public testing::Test {
+  protected:
+    static VkPhysicalDeviceShaderTileImageFeaturesEXT* features(VkPhysicalDeviceShaderObjectFeaturesEXT& shader_object,
+                                                                VkPhysicalDeviceVulkan13Features& vulkan13,
+                                                                VkPhysicalDeviceShaderTileImageFeaturesEXT& tile_image) {
+        shader_object.shaderObject = VK_TRUE;
+        vulkan13.pNext = &shader_object;
+        vulkan13.dynamicRendering = VK_TRUE;
+        tile_image.pNext = &vulkan13;
+        tile_image.shaderTileImageColorReadAccess = VK_TRUE;
+        return &tile_image;
+    }
+
+    DebugMessages messages_;
+    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object_ = vku::InitStructHelper();
+    VkPhysicalDeviceVulkan13Features vulkan13_ = vku::InitStructHelper();
+    VkPhysicalDeviceShaderTileImageFeaturesEXT tile_image_ = vku::InitStructHelper();
+    Context context_{{.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+                      .device_extensions = {kExtension, VK_EXT_SHADER_OBJECT_EXTENSION_NAME},
+                      .device_features_next = features(shader_object_, vulkan13_, tile_image_)}};
+    ScopedMessenger messenger_{context_.instance, messages_};
+    const std::vector<uint32_t> code_ = read_shader("tests/tile_image/color_float.frag");
+};
+
 // A fragment shader object reading tile images may use every descriptor set but the layer's.
-TEST(TileImageReporting, AFragmentShaderObjectUsingTheLayersSetFailsWithAMessage) {
-    DebugMessages messages;
-    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper();
-    shader_object.shaderObject = VK_TRUE;
-    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&shader_object);
-    vulkan13.dynamicRendering = VK_TRUE;
-    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper(&vulkan13);
-    features.shaderTileImageColorReadAccess = VK_TRUE;
-    Context context({.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
-                     .device_extensions = {kExtension, VK_EXT_SHADER_OBJECT_EXTENSION_NAME},
-                     .device_features_next = &features});
-    const ScopedMessenger messenger(context.instance, messages);
+TEST_F(TileImageShaderObjects, OneUsingTheLayersSetFailsWithAMessage) {
     VkPhysicalDeviceProperties properties;
-    vkGetPhysicalDeviceProperties(context.physical_device, &properties);
+    vkGetPhysicalDeviceProperties(context_.physical_device, &properties);
     VkDescriptorSetLayoutCreateInfo empty = vku::InitStructHelper();
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    ASSERT_EQ(context.vk.vkCreateDescriptorSetLayout(context.device, &empty, nullptr, &set_layout), VK_SUCCESS);
+    ASSERT_EQ(context_.vk.vkCreateDescriptorSetLayout(context_.device, &empty, nullptr, &set_layout), VK_SUCCESS);
     // What the layer reports is what the application may use: one more reaches the layer's set.
     const std::vector<VkDescriptorSetLayout> sets(properties.limits.maxBoundDescriptorSets + 1, set_layout);
-    const std::vector<uint32_t> code = read_shader("tests/tile_image/color_float.frag");
-    VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, code);
+    VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, code_);
     info.setLayoutCount = static_cast<uint32_t>(sets.size());
     info.pSetLayouts = sets.data();
     VkShaderEXT shader = reinterpret_cast<VkShaderEXT>(~uintptr_t{0});  // visibly unwritten
-    EXPECT_EQ(context.vk.vkCreateShadersEXT(context.device, 1, &info, nullptr, &shader), VK_ERROR_UNKNOWN);
+    EXPECT_EQ(context_.vk.vkCreateShadersEXT(context_.device, 1, &info, nullptr, &shader), VK_ERROR_UNKNOWN);
     EXPECT_EQ(shader, VK_NULL_HANDLE);
-    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "the fragment shader of pCreateInfos[0]: error: it lists"), 1u)
-        << messages.dump();
-    context.vk.vkDestroyDescriptorSetLayout(context.device, set_layout, nullptr);
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "the fragment shader of pCreateInfos[0]: error: it lists"), 1u)
+        << messages_.dump();
+    context_.vk.vkDestroyDescriptorSetLayout(context_.device, set_layout, nullptr);
+}
+
+// Its code is two driver shaders and the layer's set layout: no binary could re-create it.
+TEST_F(TileImageShaderObjects, ItsBinaryIsRefusedWithAMessage) {
+    const VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, code_);
+    VkShaderEXT shader = VK_NULL_HANDLE;
+    if (context_.vk.vkCreateShadersEXT(context_.device, 1, &info, nullptr, &shader) != VK_SUCCESS) {
+        GTEST_SKIP() << "this driver cannot read input attachments in fragment shader objects (the ShaderObject cases of "
+                        "TileImageColorReads check that the layer fails as the driver does)";
+    }
+    size_t size = 1;
+    EXPECT_EQ(context_.vk.vkGetShaderBinaryDataEXT(context_.device, shader, &size, nullptr), VK_ERROR_UNKNOWN);
+    EXPECT_EQ(size, 0u);
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "has no binary the layer could re-create it from"), 1u) << messages_.dump();
+    context_.vk.vkDestroyShaderEXT(context_.device, shader, nullptr);
 }
 
 }  // namespace
