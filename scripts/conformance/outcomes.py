@@ -6,7 +6,7 @@ needs: CTS's NotSupported), otherwise "skipped", with the message as the reason 
 import re
 
 SKIP = re.compile(r"^[^\n]*: Skipped\n(.*?)(?=^\[  |\Z)", re.M | re.S)
-RUN = re.compile(r"^\[ RUN      \] .*?\n(.*?)(?=^\[  (?:FAILED|SKIPPED) \]|^\[       OK \]|\Z)", re.M | re.S)
+RUN = re.compile(r"^\[ RUN      \] .*?\n(.*?)(?=^\[  FAILED  \]|^\[  SKIPPED \]|^\[       OK \]|\Z)", re.M | re.S)
 COVERS = re.compile(r"^\[  COVERS  \] (\S+)", re.M)
 
 
