@@ -65,6 +65,13 @@ testing::AssertionResult matches(const Output& output, std::span<const std::byte
                                        << describe_tolerance(output) << "); first:" << first.str();
 }
 
+testing::AssertionResult floats_match(const std::string& name, std::span<const float> actual, std::span<const float> expected,
+                                      Tolerance tolerance, std::function<std::string(size_t index)> where, std::vector<double> scale) {
+    const Output output{name, VK_COMPONENT_TYPE_FLOAT32_KHR, bytes_of(actual.data(), actual.size_bytes()), {}, tolerance,
+                        std::move(scale), std::move(where)};
+    return matches(output, std::as_bytes(expected), "the CPU");
+}
+
 std::vector<std::byte> bytes_of(const void* mapped, size_t size) {
     std::vector<std::byte> bytes(size);
     std::memcpy(bytes.data(), mapped, size);

@@ -42,6 +42,12 @@ struct Observation {
 testing::AssertionResult matches(const Output& output, std::span<const std::byte> reference,
                                  const std::string& reference_name);
 
+// Float results against their CPU values (the coopmat2 cases, which compute in floats): matches()
+// on them, with `scale` per element for a relative tolerance (empty: |expected|).
+testing::AssertionResult floats_match(const std::string& name, std::span<const float> actual, std::span<const float> expected,
+                                      Tolerance tolerance = {}, std::function<std::string(size_t index)> where = {},
+                                      std::vector<double> scale = {});
+
 // The actual bytes of a buffer after a run.
 std::vector<std::byte> bytes_of(const void* mapped, size_t size);
 

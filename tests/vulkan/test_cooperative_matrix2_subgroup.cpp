@@ -7,9 +7,11 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include <algorithm>
+#include <format>
 #include <functional>
 
 #include "coopmat2_target.h"
+#include "coopmat_compare.h"
 #include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
@@ -97,11 +99,12 @@ void expect_matches_cpu(Context& context, const std::vector<uint32_t>& words, co
     ComputePipeline pipeline = context.create_compute_pipeline(words, 2, 0, &specialization);
     const Buffer* buffers[] = {&data, &out};
     context.dispatch(pipeline, buffers, {}, 1);
+    std::vector<float> expected;
     for (uint32_t r = 0; r < test.result_rows; ++r) {
-        for (uint32_t c = 0; c < test.result_columns; ++c) {
-            ASSERT_EQ(out.as<float>()[r * test.result_columns + c], test.expected(m, other, r, c)) << "row " << r << " column " << c;
-        }
+        for (uint32_t c = 0; c < test.result_columns; ++c) expected.push_back(test.expected(m, other, r, c));
     }
+    const auto where = [&](size_t i) { return std::format("row {} column {}", i / test.result_columns, i % test.result_columns); };
+    EXPECT_TRUE(coopmat::floats_match("the result", out.as<float>().first(expected.size()), expected, {}, where));
 }
 
 VkPhysicalDeviceVulkan12Features arithmetic_features(void* next) {

@@ -14,6 +14,7 @@
 
 #include "tensor_reference.h"
 #include "coopmat2_target.h"
+#include "coopmat_compare.h"
 #include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
@@ -149,9 +150,7 @@ void run(const Case& test, const char* shader, uint32_t n) {
             }
         }
     }
-    for (size_t i = 0; i < expected.size(); ++i) {
-        ASSERT_EQ(result.as<float>()[i], expected[i]) << (store ? "tensor element " : "matrix element ") << i;
-    }
+    EXPECT_TRUE(coopmat::floats_match(store ? "the tensor" : "the matrix", result.as<float>().first(expected.size()), expected));
 }
 
 const char* mode_name(ClampMode mode) {

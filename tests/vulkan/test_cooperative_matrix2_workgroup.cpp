@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <format>
 
 #include "coopmat_scalars.h"
 #include "coopmat2_target.h"
+#include "coopmat_compare.h"
 #include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
@@ -119,19 +121,19 @@ TEST_P(CooperativeMatrix2Workgroup, GemmTileMatchesCpu) {
     const Inputs in = make_inputs();
     const std::vector<float> expected = scores(in);
     const std::vector<float> got = run(GetParam(), 0, in, expected.size());
-    ASSERT_EQ(got.size(), expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "row " << i / kColumns << " column " << i % kColumns;
+    const auto where = [](size_t i) { return std::format("row {} column {}", i / kColumns, i % kColumns); };
+    EXPECT_TRUE(coopmat::floats_match("the scores", got, expected, {}, where));
 }
 
 TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
     const Inputs in = make_inputs();
     const std::vector<float> expected = attention(in);
     const std::vector<float> got = run(GetParam(), 1, in, expected.size());
-    ASSERT_EQ(got.size(), expected.size());
     // exp differs between the CPU and the device by a few ulp, which can move P's f16 rounding.
-    for (size_t i = 0; i < expected.size(); ++i) {
-        ASSERT_NEAR(got[i], expected[i], 2e-3 * (1.0 + std::abs(expected[i]))) << "row " << i / kInner << " column " << i % kInner;
-    }
+    std::vector<double> scale;
+    for (float x : expected) scale.push_back(1.0 + std::abs(x));
+    const auto where = [](size_t i) { return std::format("row {} column {}", i / kInner, i % kInner); };
+    EXPECT_TRUE(coopmat::floats_match("the output", got, expected, {.relative = 2e-3}, where, scale));
 }
 
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::Layer),
