@@ -57,10 +57,8 @@ void report_features(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain
         features->shaderStorageTensorArrayNonUniformIndexing = facts.vulkan12.shaderStorageBufferArrayNonUniformIndexing;
         features->descriptorBindingStorageTensorUpdateAfterBind = facts.vulkan12.descriptorBindingStorageBufferUpdateAfterBind;
     }
-    // A tensor descriptor in a descriptor buffer would be two buffer descriptors the application
-    // cannot know of: not emulated.
     if (auto* features = vku::FindStructInPNextChain<VkPhysicalDeviceDescriptorBufferTensorFeaturesARM>(chain->pNext)) {
-        features->descriptorBufferTensorDescriptors = VK_FALSE;
+        features->descriptorBufferTensorDescriptors = tensor_descriptor_size(facts) != 0;
     }
 }
 
@@ -95,10 +93,10 @@ void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* cha
         *properties = reported;
     }
     if (auto* properties = vku::FindStructInPNextChain<VkPhysicalDeviceDescriptorBufferTensorPropertiesARM>(chain->pNext)) {
-        // descriptorBufferTensorDescriptors is false: there is no tensor descriptor to size.
+        // No capture data: capture and replay of tensor descriptors is not emulated (tensor_description.cpp).
         properties->tensorCaptureReplayDescriptorDataSize = 0;
         properties->tensorViewCaptureReplayDescriptorDataSize = 0;
-        properties->tensorDescriptorSize = 0;
+        properties->tensorDescriptorSize = tensor_descriptor_size(facts);
     }
 }
 
@@ -107,9 +105,16 @@ void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* cha
 void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool, vku::safe_VkDeviceCreateInfo& create_info) {
     const auto* asked = vku::FindStructInPNextChain<VkPhysicalDeviceTensorFeaturesARM>(create_info.pNext);
     const VkPhysicalDeviceTensorFeaturesARM tensor = asked ? *asked : VkPhysicalDeviceTensorFeaturesARM{};
+    const auto* asked_buffer = vku::FindStructInPNextChain<VkPhysicalDeviceDescriptorBufferTensorFeaturesARM>(create_info.pNext);
+    const bool descriptor_buffer = asked_buffer && asked_buffer->descriptorBufferTensorDescriptors && tensor_descriptor_size(facts) != 0;
     vku::RemoveFromPnext(create_info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TENSOR_FEATURES_ARM);
     vku::RemoveFromPnext(create_info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_TENSOR_FEATURES_ARM);
     if (!enables_extension(&create_info, kExtension)) return;
+    // Tensor descriptors in descriptor buffers point at the tensors' buffers and shape records by address.
+    if (descriptor_buffer) {
+        enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::bufferDeviceAddress,
+                       &VkPhysicalDeviceBufferDeviceAddressFeatures::bufferDeviceAddress);
+    }
     if (facts.vulkan12.storageBuffer8BitAccess) {
         enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::storageBuffer8BitAccess,
                        &VkPhysicalDevice8BitStorageFeatures::storageBuffer8BitAccess);
@@ -166,6 +171,17 @@ VkPhysicalDeviceTensorPropertiesARM tensor_properties(const PhysicalDeviceFacts&
     // The stages the lowering handles; each reads storage buffers on every device.
     p.shaderTensorSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     return p;
+}
+
+size_t tensor_descriptor_size(const PhysicalDeviceFacts& facts) {
+    const VkPhysicalDeviceDescriptorBufferPropertiesEXT& sizes = facts.descriptor_buffer_properties;
+    // The binding's stride is the driver's storage-buffer descriptor size, which robustBufferAccess
+    // may change; a tensor descriptor has one size whatever the device enables.
+    if (!facts.descriptor_buffer.descriptorBuffer || !facts.vulkan12.bufferDeviceAddress ||
+        sizes.storageBufferDescriptorSize != sizes.robustStorageBufferDescriptorSize) {
+        return 0;
+    }
+    return 2 * sizes.storageBufferDescriptorSize;
 }
 
 Capability arm_tensors_capability() {

@@ -11,4 +11,8 @@ Capability arm_tensors_capability();
 // What the layer reports in VkPhysicalDeviceTensorPropertiesARM, and checks tensors against.
 VkPhysicalDeviceTensorPropertiesARM tensor_properties(const PhysicalDeviceFacts& facts);
 
+// Bytes of a tensor descriptor in a descriptor buffer: the two storage-buffer descriptors of the
+// contract; 0 where the layer cannot put tensor descriptors in descriptor buffers.
+size_t tensor_descriptor_size(const PhysicalDeviceFacts& facts);
+
 }  // namespace vkpolyfill

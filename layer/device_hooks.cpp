@@ -109,7 +109,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
         uint32_t queue_families = 0;
         instance.next.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, &queue_families, nullptr);
         data->tensors = std::make_unique<TensorDevice>(*pDevice, data->next, record.facts, memory,
-                                                       tensor_device_features(*pCreateInfo, queue_families), instance.logger);
+                                                       tensor_device_features(*pCreateInfo, record.facts, queue_families), instance.logger);
     }
     instance.logger.log(LogLevel::Debug, "vkpolyfill-device", describe(*data));
     devices().insert(dispatch_key(*pDevice), std::move(data));

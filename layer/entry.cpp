@@ -96,6 +96,8 @@ const Hook kTensorCommands[] = {
     VKPOLYFILL_HOOK(GetDeviceTensorMemoryRequirementsARM, GetDeviceTensorMemoryRequirementsARM),
     VKPOLYFILL_HOOK(BindTensorMemoryARM, BindTensorMemoryARM),
     VKPOLYFILL_HOOK(CmdCopyTensorARM, CmdCopyTensorARM),
+    VKPOLYFILL_HOOK(GetTensorOpaqueCaptureDescriptorDataARM, GetTensorOpaqueCaptureDescriptorDataARM),
+    VKPOLYFILL_HOOK(GetTensorViewOpaqueCaptureDescriptorDataARM, GetTensorViewOpaqueCaptureDescriptorDataARM),
 };
 // and the device's commands it wraps (graphics pipelines, whose stages may read tensors; descriptors,
 // barriers, what tensor copies restore).
@@ -137,6 +139,9 @@ const Hook kTensorHooks[] = {
     VKPOLYFILL_HOOK(CmdBindDescriptorSets2KHR, CmdBindDescriptorSets2KHR),
     VKPOLYFILL_HOOK(CmdPushConstants2, CmdPushConstants2),
     VKPOLYFILL_HOOK(CmdPushConstants2KHR, CmdPushConstants2KHR),
+    VKPOLYFILL_HOOK(GetDescriptorEXT, GetDescriptorEXT),
+    VKPOLYFILL_HOOK(CmdSetDescriptorBufferOffsetsEXT, CmdSetDescriptorBufferOffsetsEXT),
+    VKPOLYFILL_HOOK(CmdSetDescriptorBufferOffsets2EXT, CmdSetDescriptorBufferOffsets2EXT),
     VKPOLYFILL_HOOK(BeginCommandBuffer, TensorBeginCommandBuffer),
     VKPOLYFILL_HOOK(FreeCommandBuffers, TensorFreeCommandBuffers),
 };

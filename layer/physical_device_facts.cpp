@@ -62,6 +62,8 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
              facts.local_read, head);
     chain_if(facts.native_spec_version(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME) != 0,
              facts.rasterization_order, head);
+    const bool descriptor_buffer = facts.native_spec_version(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) != 0;
+    chain_if(descriptor_buffer, facts.descriptor_buffer, head);
     VkPhysicalDeviceFeatures2 features = vku::InitStruct<VkPhysicalDeviceFeatures2>(head);
     features2(physical_device, &features);
 
@@ -73,6 +75,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
              facts.driver, head);
     chain_if(api >= VK_API_VERSION_1_2, facts.vulkan12_properties, head);
     chain_if(api >= VK_API_VERSION_1_4, facts.vulkan14_properties, head);
+    chain_if(descriptor_buffer, facts.descriptor_buffer_properties, head);
     VkPhysicalDeviceProperties2 properties = vku::InitStruct<VkPhysicalDeviceProperties2>(head);
     properties2(physical_device, &properties);
 
@@ -89,6 +92,8 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan12_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan14_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.rasterization_order),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.descriptor_buffer),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.descriptor_buffer_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup_size_control),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.driver)}) {

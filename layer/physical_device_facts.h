@@ -44,6 +44,10 @@ struct PhysicalDeviceFacts {
     VkPhysicalDeviceVulkan14Properties vulkan14_properties{};
     VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT rasterization_order{};
 
+    // Descriptor buffers (VK_EXT_descriptor_buffer), where tensor descriptors can be emulated in them.
+    VkPhysicalDeviceDescriptorBufferFeaturesEXT descriptor_buffer{};
+    VkPhysicalDeviceDescriptorBufferPropertiesEXT descriptor_buffer_properties{};
+
     // The driver's spec version of an extension, 0 if it does not have it.
     uint32_t native_spec_version(std::string_view extension) const;
 };

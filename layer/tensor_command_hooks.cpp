@@ -1,6 +1,6 @@
 // Commands on devices emulating tensors: vkCmdCopyTensorARM, tensor barriers in vkCmdPipelineBarrier2,
-// and what the compute path of copies must restore (compute pipeline, descriptor sets, push
-// constants), tracked from the application's own commands. Each hook hands the command on to the
+// and what the compute path of copies must restore (compute pipeline, descriptor sets, pushes and
+// descriptor-buffer offsets, push constants), tracked from the application's own commands. Each hook hands the command on to the
 // tile-image emulation's hook where that is active too.
 #include <format>
 
@@ -218,6 +218,41 @@ VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPip
         data.tensors->report("vkCmdPushConstants: out of host memory; a later tensor copy will not restore these constants");
     }
     data.next.CmdPushConstants(commandBuffer, layout, stageFlags, offset, size, pValues);
+}
+
+namespace {
+
+// Descriptor-buffer offsets at the compute bind point: a compute copy's descriptor sets invalidate them.
+void keep_buffer_offsets(VkCommandBuffer command_buffer, VkPipelineLayout layout, uint32_t first, uint32_t count, const uint32_t* indices,
+                         const VkDeviceSize* offsets) {
+    const DeviceData& data = device_data(command_buffer);
+    if (!data.tensors || layout == VK_NULL_HANDLE) return;
+    try {
+        data.tensors->command_buffers.at(command_buffer).set_buffer_offsets(layout, first, {indices, count}, {offsets, count});
+    } catch (...) {
+        data.tensors->report("vkCmdSetDescriptorBufferOffsetsEXT: out of host memory; a later tensor copy will not restore these offsets");
+    }
+}
+
+}  // namespace
+
+VKAPI_ATTR void VKAPI_CALL CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer commandBuffer, VkPipelineBindPoint pipelineBindPoint,
+                                                            VkPipelineLayout layout, uint32_t firstSet, uint32_t setCount,
+                                                            const uint32_t* pBufferIndices, const VkDeviceSize* pOffsets) {
+    if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) {
+        keep_buffer_offsets(commandBuffer, layout, firstSet, setCount, pBufferIndices, pOffsets);
+    }
+    device_data(commandBuffer).next.CmdSetDescriptorBufferOffsetsEXT(commandBuffer, pipelineBindPoint, layout, firstSet, setCount,
+                                                                     pBufferIndices, pOffsets);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdSetDescriptorBufferOffsets2EXT(VkCommandBuffer commandBuffer,
+                                                             const VkSetDescriptorBufferOffsetsInfoEXT* pSetDescriptorBufferOffsetsInfo) {
+    const VkSetDescriptorBufferOffsetsInfoEXT& info = *pSetDescriptorBufferOffsetsInfo;
+    if (info.stageFlags & VK_SHADER_STAGE_COMPUTE_BIT) {
+        keep_buffer_offsets(commandBuffer, info.layout, info.firstSet, info.setCount, info.pBufferIndices, info.pOffsets);
+    }
+    device_data(commandBuffer).next.CmdSetDescriptorBufferOffsets2EXT(commandBuffer, pSetDescriptorBufferOffsetsInfo);
 }
 
 // Recording starts from nothing bound.

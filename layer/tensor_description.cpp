@@ -56,9 +56,13 @@ std::string check_flags(const VkTensorCreateInfoARM& info, const TensorDeviceFea
     if ((info.flags & VK_TENSOR_CREATE_PROTECTED_BIT_ARM) && !features.protected_memory) {
         return "flags has VK_TENSOR_CREATE_PROTECTED_BIT_ARM but protectedMemory is not enabled (VUID-VkTensorCreateInfoARM-protectedMemory-09729)";
     }
+    if ((info.flags & VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM) && !features.capture_replay) {
+        return "flags has VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM but descriptorBufferCaptureReplay is not enabled "
+               "(VUID-VkTensorCreateInfoARM-flags-09726)";
+    }
     if (info.flags & (VK_TENSOR_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM | VK_TENSOR_CREATE_DESCRIPTOR_HEAP_CAPTURE_REPLAY_BIT_ARM)) {
-        return "flags asks for descriptor capture and replay, which the emulated tensors do not have "
-               "(descriptorBufferTensorDescriptors is VK_FALSE; VUID-VkTensorCreateInfoARM-flags-09726)";
+        return "flags asks for descriptor capture and replay, which the emulated tensors do not have (their descriptors hold the "
+               "device addresses of the tensor's buffer and of a shape record the layer places)";
     }
     return {};
 }

@@ -27,6 +27,11 @@ struct TensorLayout {
 struct TensorDeviceFeatures {
     bool non_packed = false;         // VkPhysicalDeviceTensorFeaturesARM::tensorNonPacked
     bool protected_memory = false;
+    // VkPhysicalDeviceDescriptorBufferTensorFeaturesARM::descriptorBufferTensorDescriptors, where the
+    // device has it: tensors' buffers and shape records then have device addresses.
+    bool descriptor_buffer = false;
+    bool capture_replay = false;     // VkPhysicalDeviceDescriptorBufferFeaturesEXT::descriptorBufferCaptureReplay
+    bool null_descriptor = false;    // VkPhysicalDeviceRobustness2FeaturesKHR::nullDescriptor
     uint32_t queue_family_count = 0;
 };
 

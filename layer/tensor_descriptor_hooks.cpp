@@ -1,7 +1,7 @@
 // Descriptor commands on devices emulating tensors: tensor bindings, pool sizes, writes, copies,
 // templates and push descriptors become the storage-buffer descriptors of lowering/arm_tensors.h.
 // Calls without tensors pass straight down after a scan of their types (push descriptors at the
-// compute bind point are also kept, for tensor copies to restore).
+// compute bind point, by writes or templates, are also kept, for tensor copies to restore).
 #include <optional>
 
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
@@ -172,9 +172,14 @@ VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreate
     if (!data.tensors) return down(device, info, allocator, handle);
     try {
         const std::unique_ptr<TranslatedTemplate> translated = translate_template(*info);
-        if (!translated) return down(device, info, allocator, handle);
-        const VkResult result = down(device, &translated->info, allocator, handle);
-        if (result == VK_SUCCESS) data.tensors->descriptors.record_template(*handle, translated->tensors);
+        const VkResult result = down(device, translated ? &translated->info : info, allocator, handle);
+        if (result != VK_SUCCESS) return result;
+        if (translated) data.tensors->descriptors.record_template(*handle, translated->tensors);
+        if (info->templateType == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS &&
+            info->pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE) {
+            data.tensors->descriptors.record_compute_push_template(
+                *handle, translated ? translated->tensors->blob_size : template_data_extent(*info));
+        }
         return result;
     } catch (...) {
         return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -184,7 +189,10 @@ VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplateCreate
 void destroy_template(VkDevice device, VkDescriptorUpdateTemplate handle, const VkAllocationCallbacks* allocator,
                       PFN_vkDestroyDescriptorUpdateTemplate down) {
     const DeviceData& data = device_data(device);
-    if (data.tensors && handle != VK_NULL_HANDLE) data.tensors->descriptors.forget_template(handle);
+    if (data.tensors && handle != VK_NULL_HANDLE) {
+        data.tensors->descriptors.forget_template(handle);
+        data.tensors->descriptors.forget_compute_push_template(handle);
+    }
     down(device, handle, allocator);
 }
 
@@ -265,10 +273,26 @@ void push_descriptor_set(VkCommandBuffer command_buffer, VkPipelineBindPoint bin
     }
 }
 
+// A push through a compute template is kept, with the data the driver reads, for tensor copies to
+// restore (a layout given only by a chained VkPipelineLayoutCreateInfo cannot be replayed and is not).
+void keep_template_push(const DeviceData& data, VkCommandBuffer command_buffer, VkDescriptorUpdateTemplate update_template,
+                        VkPipelineLayout layout, uint32_t set, const void* driver_data) {
+    if (!data.tensors || layout == VK_NULL_HANDLE) return;
+    const size_t size = data.tensors->descriptors.compute_push_template_size(update_template);
+    if (size == 0) return;
+    try {
+        data.tensors->command_buffers.at(command_buffer)
+            .push_template(update_template, layout, set, {static_cast<const std::byte*>(driver_data), size});
+    } catch (...) {
+        data.tensors->report("vkCmdPushDescriptorSetWithTemplate: out of host memory; a later tensor copy will not restore this push");
+    }
+}
+
 void push_with_template(VkCommandBuffer command_buffer, VkDescriptorUpdateTemplate update_template, VkPipelineLayout layout, uint32_t set,
                         const void* app_data, PFN_vkCmdPushDescriptorSetWithTemplate down) {
     const DeviceData& data = device_data(command_buffer);
     if (const void* blob = template_data(data, update_template, app_data, "vkCmdPushDescriptorSetWithTemplate")) {
+        keep_template_push(data, command_buffer, update_template, layout, set, blob);
         down(command_buffer, update_template, layout, set, blob);
     }
 }
@@ -328,6 +352,7 @@ void push_with_template2(VkCommandBuffer command_buffer, const VkPushDescriptorS
                          PFN_vkCmdPushDescriptorSetWithTemplate2 down) {
     const DeviceData& data = device_data(command_buffer);
     if (const void* blob = template_data(data, info->descriptorUpdateTemplate, info->pData, "vkCmdPushDescriptorSetWithTemplate2")) {
+        keep_template_push(data, command_buffer, info->descriptorUpdateTemplate, info->layout, info->set, blob);
         VkPushDescriptorSetWithTemplateInfo translated = *info;
         translated.pData = blob;
         down(command_buffer, &translated);

@@ -55,6 +55,13 @@ class TensorDescriptorSets {
     // Null for a template without tensor entries.
     std::shared_ptr<const TensorTemplate> update_template(VkDescriptorUpdateTemplate handle) const { return templates_.find(handle)->second; }
 
+    // Push-descriptor templates at the compute bind point, which tensor copies restore: the bytes of
+    // data the driver's template reads.
+    void record_compute_push_template(VkDescriptorUpdateTemplate handle, size_t data_size) { push_templates_.insert_or_assign(handle, data_size); }
+    void forget_compute_push_template(VkDescriptorUpdateTemplate handle) { push_templates_.erase(handle); }
+    // 0 for any other template.
+    size_t compute_push_template_size(VkDescriptorUpdateTemplate handle) const { return push_templates_.find(handle)->second; }
+
   private:
     struct SetEntry {
         VkDescriptorPool pool;
@@ -62,6 +69,7 @@ class TensorDescriptorSets {
     };
     vku::concurrent::unordered_map<VkDescriptorSetLayout, std::shared_ptr<const TensorSetLayout>, 2> layouts_;
     vku::concurrent::unordered_map<VkDescriptorUpdateTemplate, std::shared_ptr<const TensorTemplate>, 2> templates_;
+    vku::concurrent::unordered_map<VkDescriptorUpdateTemplate, size_t, 2> push_templates_;
     // Copies read it under a shared lock; allocations and frees take it alone.
     mutable std::shared_mutex sets_mutex_;
     std::unordered_map<VkDescriptorSet, SetEntry> sets_;

@@ -181,6 +181,14 @@ std::unique_ptr<TranslatedTemplate> translate_template(const VkDescriptorUpdateT
     return translated;
 }
 
+size_t template_data_extent(const VkDescriptorUpdateTemplateCreateInfo& info) {
+    size_t extent = 0;
+    for (uint32_t i = 0; i < info.descriptorUpdateEntryCount; ++i) {
+        extent = std::max(extent, template_entry_extent(info.pDescriptorUpdateEntries[i]));
+    }
+    return extent;
+}
+
 bool fill_template_blob(const TensorTemplate& tensors, const void* data, const HandleMap<VkTensorViewARM, TensorView>& views,
                         std::vector<std::byte>& blob, std::string& error) {
     blob.resize(tensors.blob_size);

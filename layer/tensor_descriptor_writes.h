@@ -59,6 +59,9 @@ struct TranslatedTemplate {
 };
 std::unique_ptr<TranslatedTemplate> translate_template(const VkDescriptorUpdateTemplateCreateInfo& info);
 
+// Bytes of the application's data a template reads (its entries' extent).
+size_t template_data_extent(const VkDescriptorUpdateTemplateCreateInfo& info);
+
 // The blob the driver's template reads: the application's data, then the tensor entries' buffer
 // infos. False, with `error`, when a tensor entry names no view of this device.
 bool fill_template_blob(const TensorTemplate& tensors, const void* data, const HandleMap<VkTensorViewARM, TensorView>& views,

@@ -37,6 +37,7 @@ struct TensorDevice {
 };
 
 // What the application enabled that tensor checks depend on, read from its vkCreateDevice info.
-TensorDeviceFeatures tensor_device_features(const VkDeviceCreateInfo& create_info, uint32_t queue_family_count);
+TensorDeviceFeatures tensor_device_features(const VkDeviceCreateInfo& create_info, const PhysicalDeviceFacts& facts,
+                                            uint32_t queue_family_count);
 
 }  // namespace vkpolyfill

@@ -22,6 +22,8 @@ struct Tensor {
     std::atomic<bool> bound = false;
     // The compute copies' descriptor set of the buffer, written at the bind.
     VkDescriptorSet copy_set = VK_NULL_HANDLE;
+    // The buffer's, read at the bind, where tensor descriptors may be in descriptor buffers.
+    VkDeviceAddress address = 0;
 };
 
 struct TensorView {

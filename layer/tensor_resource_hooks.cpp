@@ -12,11 +12,12 @@
 namespace vkpolyfill::hooks {
 namespace {
 
-VkBufferCreateInfo buffer_info(const VkTensorCreateInfoARM& info, const TensorLayout& layout,
+// `device_address`: the buffer's address goes into tensor descriptors in descriptor buffers.
+VkBufferCreateInfo buffer_info(const VkTensorCreateInfoARM& info, const TensorLayout& layout, bool device_address,
                                VkExternalMemoryBufferCreateInfo& external) {
     VkBufferCreateInfo buffer = vku::InitStructHelper();
     buffer.size = layout.size;
-    buffer.usage = tensor_buffer_usage(info.pDescription->usage);
+    buffer.usage = tensor_buffer_usage(info.pDescription->usage) | (device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
     buffer.flags = (info.flags & VK_TENSOR_CREATE_PROTECTED_BIT_ARM) ? VK_BUFFER_CREATE_PROTECTED_BIT : 0;
     buffer.sharingMode = info.sharingMode;
     buffer.queueFamilyIndexCount = info.queueFamilyIndexCount;
@@ -40,7 +41,12 @@ lowering::TensorShapeRecord shape_record(const TensorLayout& layout, uint32_t vi
     return record;
 }
 
-std::string check_view(const VkTensorViewCreateInfoARM& info, const Tensor& tensor) {
+std::string check_view(const VkTensorViewCreateInfoARM& info, const Tensor& tensor, const TensorDeviceFeatures& features) {
+    if (info.flags & VK_TENSOR_VIEW_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM) {
+        return features.capture_replay ? "flags asks for descriptor capture and replay, which emulated tensor views do not have"
+                                       : "flags has VK_TENSOR_VIEW_CREATE_DESCRIPTOR_BUFFER_CAPTURE_REPLAY_BIT_ARM but "
+                                         "descriptorBufferCaptureReplay is not enabled (VUID-VkTensorViewCreateInfoARM-flags-09745)";
+    }
     if (!(tensor.usage & VK_TENSOR_USAGE_SHADER_BIT_ARM)) {
         return std::format("the tensor of a view ({}) must have VK_TENSOR_USAGE_SHADER_BIT_ARM; its usage is 0x{:x}",
                            describe_tensor(info.tensor), tensor.usage);
@@ -77,7 +83,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateTensorARM(VkDevice device, const VkTensorCr
         tensor->usage = pCreateInfo->pDescription->usage;
         tensor->flags = pCreateInfo->flags;
         VkExternalMemoryBufferCreateInfo external;
-        const VkBufferCreateInfo info = buffer_info(*pCreateInfo, tensor->layout, external);
+        const VkBufferCreateInfo info = buffer_info(*pCreateInfo, tensor->layout, tensors.features.descriptor_buffer, external);
         if (VkResult result = data.next.CreateBuffer(device, &info, pAllocator, &tensor->buffer); result != VK_SUCCESS) return result;
         *pTensor = tensors.tensors.insert(std::move(tensor));
         return VK_SUCCESS;
@@ -125,7 +131,8 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceTensorMemoryRequirementsARM(VkDevice device,
         return;
     }
     VkExternalMemoryBufferCreateInfo external;
-    const VkBufferCreateInfo buffer = buffer_info(*pInfo->pCreateInfo, tensor_layout(*pInfo->pCreateInfo->pDescription), external);
+    const VkBufferCreateInfo buffer =
+        buffer_info(*pInfo->pCreateInfo, tensor_layout(*pInfo->pCreateInfo->pDescription), tensors.features.descriptor_buffer, external);
     VkDeviceBufferMemoryRequirements info = vku::InitStructHelper();
     info.pCreateInfo = &buffer;
     PFN_vkGetDeviceBufferMemoryRequirements query =
@@ -156,6 +163,11 @@ VKAPI_ATTR VkResult VKAPI_CALL BindTensorMemoryARM(VkDevice device, uint32_t bin
         if (VkResult result = data.next.BindBufferMemory2(device, bindInfoCount, binds.data()); result != VK_SUCCESS) return result;
         for (const std::shared_ptr<Tensor>& tensor : records) {
             tensor->copy_set = tensors.copy_pipelines.buffer_set(tensor->buffer, tensor->layout.size);
+            if (tensors.features.descriptor_buffer) {
+                VkBufferDeviceAddressInfo address = vku::InitStructHelper();
+                address.buffer = tensor->buffer;
+                tensor->address = data.next.GetBufferDeviceAddress(device, &address);
+            }
             tensor->bound = true;
         }
         return VK_SUCCESS;
@@ -164,25 +176,39 @@ VKAPI_ATTR VkResult VKAPI_CALL BindTensorMemoryARM(VkDevice device, uint32_t bin
     }
 }
 
-// Memory dedicated to a tensor is memory dedicated to its buffer.
+// Memory dedicated to a tensor is memory dedicated to its buffer. Where tensors' buffers have device
+// addresses (descriptor buffers), any memory may be bound to a tensor, so every allocation can give
+// addresses (VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT), which the application never asked for.
 VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAllocateInfo* pAllocateInfo,
                                               const VkAllocationCallbacks* pAllocator, VkDeviceMemory* pMemory) {
     const DeviceData& data = device_data(device);
     if (!data.tensors) return data.next.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory);
     const auto* dedicated = vku::FindStructInPNextChain<VkMemoryDedicatedAllocateInfoTensorARM>(pAllocateInfo->pNext);
-    if (dedicated == nullptr) return data.next.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory);
-    const std::shared_ptr<Tensor> tensor = data.tensors->tensors.find(dedicated->tensor);
-    if (tensor == nullptr) {
+    const bool addresses = data.tensors->features.descriptor_buffer;
+    if (dedicated == nullptr && !addresses) return data.next.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory);
+    const std::shared_ptr<Tensor> tensor = dedicated ? data.tensors->tensors.find(dedicated->tensor) : nullptr;
+    if (dedicated && tensor == nullptr) {
         data.tensors->report("vkAllocateMemory: VkMemoryDedicatedAllocateInfoTensorARM::tensor (" + describe_tensor(dedicated->tensor) +
                              ") is not a tensor of this device");
         return VK_ERROR_VALIDATION_FAILED_EXT;
     }
     try {
         vku::safe_VkMemoryAllocateInfo copy(pAllocateInfo);
-        vku::RemoveFromPnext(copy, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO_TENSOR_ARM);
-        VkMemoryDedicatedAllocateInfo buffer = vku::InitStructHelper();
-        buffer.buffer = tensor->buffer;
-        vku::AddToPnext(copy, buffer);
+        if (tensor) {
+            vku::RemoveFromPnext(copy, VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO_TENSOR_ARM);
+            VkMemoryDedicatedAllocateInfo buffer = vku::InitStructHelper();
+            buffer.buffer = tensor->buffer;
+            vku::AddToPnext(copy, buffer);
+        }
+        if (addresses) {
+            if (auto* flags = vku::FindStructInPNextChain<VkMemoryAllocateFlagsInfo>(const_cast<void*>(copy.pNext))) {
+                flags->flags |= VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+            } else {
+                VkMemoryAllocateFlagsInfo added = vku::InitStructHelper();
+                added.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+                vku::AddToPnext(copy, added);
+            }
+        }
         return data.next.AllocateMemory(device, copy.ptr(), pAllocator, pMemory);
     } catch (...) {
         return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -196,7 +222,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateTensorViewARM(VkDevice device, const VkTens
     TensorDevice& tensors = *data.tensors;
     *pView = VK_NULL_HANDLE;
     std::shared_ptr<const Tensor> tensor = tensors.tensors.find(pCreateInfo->tensor);
-    std::string problem = tensor ? check_view(*pCreateInfo, *tensor)
+    std::string problem = tensor ? check_view(*pCreateInfo, *tensor, tensors.features)
                                  : "VkTensorViewCreateInfoARM::tensor (" + describe_tensor(pCreateInfo->tensor) + ") is not a tensor of this device";
     if (!problem.empty()) {
         tensors.report("vkCreateTensorViewARM: " + problem);

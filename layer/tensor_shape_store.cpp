@@ -26,8 +26,8 @@ uint32_t pick_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32
 }  // namespace
 
 TensorShapeStore::TensorShapeStore(VkDevice device, const VkuDeviceDispatchTable& next, const VkPhysicalDeviceMemoryProperties& memory,
-                                   VkDeviceSize alignment)
-    : device_(device), next_(next), memory_(memory) {
+                                   VkDeviceSize alignment, bool device_addresses)
+    : device_(device), next_(next), memory_(memory), device_addresses_(device_addresses) {
     const VkDeviceSize a = alignment ? alignment : 1;
     slot_size_ = (sizeof(lowering::TensorShapeRecord) + a - 1) / a * a;
 }
@@ -42,7 +42,7 @@ TensorShapeStore::~TensorShapeStore() {
 VkResult TensorShapeStore::add_chunk() {
     VkBufferCreateInfo info = vku::InitStructHelper();
     info.size = slot_size_ * kSlotsPerChunk;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | (device_addresses_ ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
     Chunk chunk{};
     VkResult result = next_.CreateBuffer(device_, &info, nullptr, &chunk.buffer);
     if (result != VK_SUCCESS) return result;
@@ -51,6 +51,9 @@ VkResult TensorShapeStore::add_chunk() {
     VkMemoryAllocateInfo allocate = vku::InitStructHelper();
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = pick_memory_type(memory_, requirements.memoryTypeBits);
+    VkMemoryAllocateFlagsInfo flags = vku::InitStructHelper();
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (device_addresses_) allocate.pNext = &flags;
     result = allocate.memoryTypeIndex == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
                                                     : next_.AllocateMemory(device_, &allocate, nullptr, &chunk.memory);
     void* mapped = nullptr;
@@ -63,9 +66,15 @@ VkResult TensorShapeStore::add_chunk() {
     }
     chunk.mapped = static_cast<std::byte*>(mapped);
     chunks_.push_back(chunk);
+    VkDeviceAddress address = 0;
+    if (device_addresses_) {
+        VkBufferDeviceAddressInfo address_info = vku::InitStructHelper();
+        address_info.buffer = chunk.buffer;
+        address = next_.GetBufferDeviceAddress(device_, &address_info);
+    }
     // Handed out from the front of the chunk first.
     for (VkDeviceSize i = kSlotsPerChunk; i-- > 0;) {
-        free_.push_back({chunk.buffer, i * slot_size_, chunk.mapped + i * slot_size_});
+        free_.push_back({chunk.buffer, i * slot_size_, chunk.mapped + i * slot_size_, address ? address + i * slot_size_ : 0});
     }
     return VK_SUCCESS;
 }

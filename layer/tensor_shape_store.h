@@ -17,13 +17,15 @@ struct ShapeSlot {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     std::byte* host = nullptr;
+    VkDeviceAddress address = 0;  // with device addresses only
 };
 
 class TensorShapeStore {
   public:
-    // `alignment`: minStorageBufferOffsetAlignment; `memory`: the device's memory types.
+    // `alignment`: minStorageBufferOffsetAlignment; `memory`: the device's memory types;
+    // `device_addresses`: slots have device addresses (for tensor descriptors in descriptor buffers).
     TensorShapeStore(VkDevice device, const VkuDeviceDispatchTable& next, const VkPhysicalDeviceMemoryProperties& memory,
-                     VkDeviceSize alignment);
+                     VkDeviceSize alignment, bool device_addresses);
     ~TensorShapeStore();
     TensorShapeStore(const TensorShapeStore&) = delete;
     TensorShapeStore& operator=(const TensorShapeStore&) = delete;
@@ -48,6 +50,7 @@ class TensorShapeStore {
     const VkuDeviceDispatchTable& next_;
     VkPhysicalDeviceMemoryProperties memory_;
     VkDeviceSize slot_size_;
+    bool device_addresses_;
     std::mutex mutex_;
     std::vector<Chunk> chunks_;
     std::vector<ShapeSlot> free_;

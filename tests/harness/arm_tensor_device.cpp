@@ -26,10 +26,13 @@ uint32_t element_size(VkFormat format) {
     switch (format) {
         case VK_FORMAT_R8_UINT:
         case VK_FORMAT_R8_SINT:
-        case VK_FORMAT_R8_BOOL_ARM: return 1;
+        case VK_FORMAT_R8_BOOL_ARM:
+        case VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM:
+        case VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM: return 1;
         case VK_FORMAT_R16_UINT:
         case VK_FORMAT_R16_SINT:
-        case VK_FORMAT_R16_SFLOAT: return 2;
+        case VK_FORMAT_R16_SFLOAT:
+        case VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM: return 2;
         case VK_FORMAT_R64_UINT:
         case VK_FORMAT_R64_SINT:
         case VK_FORMAT_R64_SFLOAT: return 8;
@@ -55,8 +58,15 @@ VkTensorDescriptionARM tensor_description(VkFormat format, const std::vector<int
     return description;
 }
 
-TensorDevice::TensorDevice() {
-    VkPhysicalDeviceTensorFeaturesARM features = vku::InitStructHelper();
+TensorDevice::TensorDevice(const TensorDeviceOptions& options) {
+    VkPhysicalDeviceDescriptorBufferFeaturesEXT descriptor_buffer = vku::InitStructHelper();
+    descriptor_buffer.descriptorBuffer = VK_TRUE;
+    VkPhysicalDeviceDescriptorBufferTensorFeaturesARM tensor_descriptors = vku::InitStructHelper(&descriptor_buffer);
+    tensor_descriptors.descriptorBufferTensorDescriptors = VK_TRUE;
+    VkPhysicalDeviceMaintenance6Features maintenance6 = vku::InitStructHelper(options.descriptor_buffer ? &tensor_descriptors : nullptr);
+    maintenance6.maintenance6 = VK_TRUE;
+    VkPhysicalDeviceTensorFeaturesARM features = vku::InitStructHelper(
+        options.maintenance6 ? static_cast<void*>(&maintenance6) : options.descriptor_buffer ? &tensor_descriptors : nullptr);
     features.tensors = VK_TRUE;
     features.tensorNonPacked = VK_TRUE;
     features.shaderTensorAccess = VK_TRUE;
@@ -66,13 +76,17 @@ TensorDevice::TensorDevice() {
     VkPhysicalDeviceVulkan12Features vulkan12 = vku::InitStructHelper(&features);
     vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
     vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
+    vulkan12.bufferDeviceAddress = options.descriptor_buffer;
     VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&vulkan12);
     vulkan13.synchronization2 = VK_TRUE;
     VkPhysicalDeviceFeatures core{};
     core.fragmentStoresAndAtomics = VK_TRUE;  // fragment shaders writing tensors
+    std::vector<const char*> extensions{VK_ARM_TENSORS_EXTENSION_NAME, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    if (options.descriptor_buffer) extensions.push_back(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
+    if (options.maintenance6) extensions.push_back(VK_KHR_MAINTENANCE_6_EXTENSION_NAME);
     context_ = std::make_unique<Context>(ContextOptions{
         .instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
-        .device_extensions = {VK_ARM_TENSORS_EXTENSION_NAME, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME},
+        .device_extensions = extensions,
         .device_features_next = &vulkan13,
         .device_features = core});
     messenger_ = std::make_unique<ScopedMessenger>(context_->instance, messages);
@@ -227,18 +241,44 @@ TensorComputePipeline::TensorComputePipeline(TensorDevice& device, const std::st
     layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
     layout_info.pPushConstantRanges = &range;
     check(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout_), "vkCreatePipelineLayout");
+    pipeline_ = create_shader_pipeline(c, shader, layout_, 0, module_);
+}
+
+VkPipelineLayout create_one_set_layout(Context& c, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                       VkDescriptorSetLayoutCreateFlags flags, uint32_t push_constant_bytes, VkDescriptorSetLayout& set_layout) {
+    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
+    set_info.flags = flags;
+    set_info.bindingCount = static_cast<uint32_t>(bindings.size());
+    set_info.pBindings = bindings.data();
+    check(c.vk.vkCreateDescriptorSetLayout(c.device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
+    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
+    layout_info.pPushConstantRanges = &range;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    check(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
+    return layout;
+}
+
+VkPipeline create_shader_pipeline(Context& c, const std::string& shader, VkPipelineLayout layout, VkPipelineCreateFlags flags,
+                                  VkShaderModule& module) {
     const std::vector<uint32_t> code = read_shader(shader);
     VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
     module_info.codeSize = code.size() * sizeof(uint32_t);
     module_info.pCode = code.data();
-    check(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module_), "vkCreateShaderModule");
+    check(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module), "vkCreateShaderModule");
     VkComputePipelineCreateInfo info = vku::InitStructHelper();
+    info.flags = flags;
     info.stage = vku::InitStructHelper();
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module_;
+    info.stage.module = module;
     info.stage.pName = "main";
-    info.layout = layout_;
-    check(c.vk.vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_), "vkCreateComputePipelines");
+    info.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    check(c.vk.vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
+    return pipeline;
 }
 
 TensorComputePipeline::~TensorComputePipeline() {

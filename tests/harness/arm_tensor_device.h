@@ -31,10 +31,17 @@ struct TestTensor {
 inline constexpr size_t kCanaryBytes = 256;
 inline constexpr std::byte kCanary{0xcd};
 
+struct TensorDeviceOptions {
+    // VK_EXT_descriptor_buffer with descriptorBufferTensorDescriptors (and buffer device addresses).
+    bool descriptor_buffer = false;
+    // VK_KHR_maintenance6, for the "2" forms of binds and pushes.
+    bool maintenance6 = false;
+};
+
 class TensorDevice {
   public:
     // All six tensor features, debug-utils messages collected in `messages`.
-    TensorDevice();
+    explicit TensorDevice(const TensorDeviceOptions& options = {});
     ~TensorDevice();
     TensorDevice(const TensorDevice&) = delete;
     TensorDevice& operator=(const TensorDevice&) = delete;
@@ -71,6 +78,16 @@ VkTensorDescriptionARM tensor_description(VkFormat format, const std::vector<int
 }  // namespace vkpolyfill::test
 
 namespace vkpolyfill::test {
+
+// A pipeline layout of one compute set of `bindings` (created with `flags`, returned in `set_layout`)
+// and `push_constant_bytes` of compute push constants, for the caller to destroy.
+VkPipelineLayout create_one_set_layout(Context& context, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                       VkDescriptorSetLayoutCreateFlags flags, uint32_t push_constant_bytes, VkDescriptorSetLayout& set_layout);
+
+// The compute pipeline of the test shader `shader` (a path under the build's shader directory) with
+// `layout`; its module goes to `module`, for the caller to destroy with the pipeline.
+VkPipeline create_shader_pipeline(Context& context, const std::string& shader, VkPipelineLayout layout, VkPipelineCreateFlags flags,
+                                  VkShaderModule& module);
 
 // A compute pipeline of a test shader whose sets hold tensor and storage-buffer bindings, with its
 // own descriptor sets (the application's path: vkUpdateDescriptorSets, then binds).

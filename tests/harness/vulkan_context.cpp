@@ -138,16 +138,18 @@ Context::~Context() {
     if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
 }
 
-Buffer Context::create_buffer(VkDeviceSize size) {
+Buffer Context::create_buffer(VkDeviceSize size, VkBufferUsageFlags extra_usage) {
     Buffer b;
     b.size = size;
     VkBufferCreateInfo info = vku::InitStructHelper();
     info.size = size;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | extra_usage;
     check(vk.vkCreateBuffer(device, &info, nullptr, &b.buffer), "vkCreateBuffer");
     VkMemoryRequirements requirements;
     vk.vkGetBufferMemoryRequirements(device, b.buffer, &requirements);
-    VkMemoryAllocateInfo allocate = vku::InitStructHelper();
+    VkMemoryAllocateFlagsInfo flags = vku::InitStructHelper();
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    VkMemoryAllocateInfo allocate = vku::InitStructHelper((extra_usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) ? &flags : nullptr);
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = find_host_visible_memory(physical_device, requirements.memoryTypeBits);
     check(vk.vkAllocateMemory(device, &allocate, nullptr, &b.memory), "vkAllocateMemory");

@@ -70,8 +70,9 @@ class Context {
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
 
-    // Host-visible, coherent storage buffer.
-    Buffer create_buffer(VkDeviceSize size);
+    // Host-visible, coherent storage buffer (also for `extra_usage`; with a device address where that
+    // has VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT).
+    Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags extra_usage = 0);
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,

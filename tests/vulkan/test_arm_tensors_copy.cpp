@@ -1,9 +1,12 @@
 // vkCmdCopyTensorARM against a CPU reference: packed tensors (one buffer copy), strided tensors with
 // long rows (buffer copies per row) and with short ones (the layer's compute copy), many regions at
-// once, every element size; canaries around and between the destination's elements stay; and the
-// application's compute pipeline, descriptor set and push constants survive a compute copy.
-#include <cstring>
+// once, every element size, bfloat16 and float8 values; canaries around and between the destination's
+// elements stay; and the application's compute pipeline, descriptor sets (bound, pushed, pushed
+// through a template, and their maintenance6 forms) and push constants survive a compute copy.
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include <gtest/gtest.h>
@@ -176,67 +179,203 @@ TEST(ArmTensorsCopy, TheApplicationsComputeStateSurvivesAComputeCopy) {
     c.vk.vkDestroyDescriptorPool(c.device, pool, nullptr);
 }
 
-// The same with the application's buffers pushed (VK_KHR_push_descriptor) rather than bound.
-TEST(ArmTensorsCopy, TheApplicationsPushedDescriptorsSurviveAComputeCopy) {
-    TensorDevice device;
+// The value of an encoded element (the formats' definitions: bfloat16 is the high half of a float;
+// float8 E4M3 has bias 7, no infinities and NaN at S.1111.111; E5M2 has bias 15 and IEEE specials).
+double decode(VkFormat format, const std::byte* element) {
+    if (format == VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM) {
+        uint16_t half;
+        std::memcpy(&half, element, 2);
+        const uint32_t bits = uint32_t{half} << 16;
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }
+    const bool e4m3 = format == VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM;
+    const uint32_t byte = std::to_integer<uint32_t>(*element);
+    const int mantissa_bits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+    const uint32_t exponent = (byte & 0x7f) >> mantissa_bits, mantissa = byte & ((1u << mantissa_bits) - 1);
+    const double sign = (byte & 0x80) ? -1.0 : 1.0;
+    const uint32_t max_exponent = (1u << (7 - mantissa_bits)) - 1;
+    if (e4m3 && (byte & 0x7f) == 0x7f) return std::nan("");
+    if (!e4m3 && exponent == max_exponent) return mantissa ? std::nan("") : sign * INFINITY;
+    if (exponent == 0) return sign * std::ldexp(mantissa, 1 - bias - mantissa_bits);
+    return sign * std::ldexp((1u << mantissa_bits) + mantissa, static_cast<int>(exponent) - bias - mantissa_bits);
+}
+
+// bfloat16 and float8 tensors are copied (packed: a buffer copy; short strided rows: the compute
+// copy) element for element: every value the source held, the destination holds.
+TEST(ArmTensorsCopy, Bfloat16AndFloat8ElementsKeepTheirValues) {
+    EXPECT_EQ(decode(VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM, std::array{std::byte{0x80}, std::byte{0x3f}}.data()), 1.0);
+    EXPECT_EQ(decode(VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM, std::array{std::byte{0x38}}.data()), 1.0);
+    EXPECT_EQ(decode(VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM, std::array{std::byte{0x7e}}.data()), 448.0);
+    EXPECT_EQ(decode(VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM, std::array{std::byte{0x3c}}.data()), 1.0);
+    EXPECT_EQ(decode(VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM, std::array{std::byte{0x7b}}.data()), 57344.0);
+    for (VkFormat format : {VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM, VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM,
+                            VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM}) {
+        SCOPED_TRACE(format);
+        const int64_t e = element_size(format);
+        for (bool strided : {false, true}) {
+            TensorDevice device;
+            const std::vector<int64_t> dimensions{16, 16};
+            // Transfers only: no lowered shader reads these formats.
+            constexpr VkTensorUsageFlagsARM kUsage = VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM | VK_TENSOR_USAGE_TRANSFER_DST_BIT_ARM;
+            const std::vector<int64_t> no_strides;
+            const TestTensor source = device.create(format, dimensions, strided ? std::vector<int64_t>{20 * e, e} : no_strides, kUsage);
+            const TestTensor destination = device.create(format, dimensions, strided ? std::vector<int64_t>{17 * e, e} : no_strides, kUsage);
+            // Every 8-bit pattern; for bfloat16 the high bytes of floats from -1000 to 1000.
+            std::vector<double> expected;
+            for (uint32_t y = 0; y < 16; ++y) {
+                for (uint32_t x = 0; x < 16; ++x) {
+                    std::byte* element = source.data + source.offset({y, x});
+                    if (e == 1) {
+                        *element = std::byte(y * 16 + x);
+                    } else {
+                        const float f = (static_cast<float>(y * 16 + x) - 128.0f) * 7.8125f;
+                        uint32_t bits;
+                        std::memcpy(&bits, &f, 4);
+                        const uint16_t high = static_cast<uint16_t>(bits >> 16);
+                        std::memcpy(element, &high, 2);
+                    }
+                    expected.push_back(decode(format, element));
+                }
+            }
+            device.run([&](VkCommandBuffer cb) { copy(device, source, destination, {whole(dimensions)}, cb); });
+            size_t wrong = 0;
+            for (uint32_t y = 0; y < 16; ++y) {
+                for (uint32_t x = 0; x < 16; ++x) {
+                    const double want = expected[y * 16 + x], got = decode(format, destination.data + destination.offset({y, x}));
+                    if (!(got == want || (std::isnan(got) && std::isnan(want)))) ++wrong;
+                }
+            }
+            EXPECT_EQ(wrong, 0u) << (strided ? "strided" : "packed");
+            EXPECT_TRUE(TensorDevice::canaries_intact(destination));
+            EXPECT_EQ(device.messages.count("vkpolyfill-tensor"), 0u) << device.messages.dump();
+        }
+    }
+}
+
+// How the application gives compute_state.comp its two buffers and its constants.
+enum class StateCalls {
+    Push,           // vkCmdPushDescriptorSetKHR, vkCmdPushConstants
+    PushTemplate,   // vkCmdPushDescriptorSetWithTemplateKHR through a compute push template
+    Push2,          // maintenance6: vkCmdPushDescriptorSet2KHR, vkCmdPushConstants2KHR
+    PushTemplate2,  // maintenance6: vkCmdPushDescriptorSetWithTemplate2KHR, vkCmdPushConstants2KHR
+    Bind2,          // maintenance6: vkCmdBindDescriptorSets2KHR of a set, vkCmdPushConstants2KHR
+};
+
+// The application's buffers and constants, given by `calls`, are what its dispatch after a compute
+// copy uses (the data a template read is overwritten after the push: the layer must have kept its own).
+void check_state_survives(StateCalls calls) {
+    const bool maintenance6 = calls == StateCalls::Push2 || calls == StateCalls::PushTemplate2 || calls == StateCalls::Bind2;
+    TensorDevice device({.maintenance6 = maintenance6});
     Context& c = device.context();
     const TestTensor source = device.create(VK_FORMAT_R16_UINT, {9, 5}, {16, 2});
     const TestTensor destination = device.create(VK_FORMAT_R16_UINT, {9, 5});
     fill_source(source);
     const VkDescriptorSetLayoutBinding bindings[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
                                                      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
-    set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT;
-    set_info.bindingCount = 2;
-    set_info.pBindings = bindings;
     VkDescriptorSetLayout set_layout;
-    ASSERT_EQ(c.vk.vkCreateDescriptorSetLayout(c.device, &set_info, nullptr, &set_layout), VK_SUCCESS);
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &range;
-    VkPipelineLayout layout;
-    ASSERT_EQ(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout), VK_SUCCESS);
-    const std::vector<uint32_t> code = read_shader("tests/tensors/compute_state.comp");
-    VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
-    module_info.codeSize = code.size() * 4;
-    module_info.pCode = code.data();
+    const VkPipelineLayout layout = create_one_set_layout(
+        c, bindings, calls == StateCalls::Bind2 ? 0 : VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT, 8, set_layout);
     VkShaderModule module;
-    ASSERT_EQ(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module), VK_SUCCESS);
-    VkComputePipelineCreateInfo info = vku::InitStructHelper();
-    info.stage = vku::InitStructHelper();
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.layout = layout;
-    VkPipeline pipeline;
-    ASSERT_EQ(c.vk.vkCreateComputePipelines(c.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), VK_SUCCESS);
-    Buffer in = c.create_buffer(64 * 4), out = c.create_buffer(64 * 4);
+    const VkPipeline pipeline = create_shader_pipeline(c, "tests/tensors/compute_state.comp", layout, 0, module);
+    Buffer in = c.create_buffer(64 * 4), out = c.create_buffer(64 * 4), wrong = c.create_buffer(64 * 4);
     for (uint32_t i = 0; i < 64; ++i) in.as<uint32_t>()[i] = i;
+    VkDescriptorBufferInfo infos[] = {{in.buffer, 0, VK_WHOLE_SIZE}, {out.buffer, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet write = vku::InitStructHelper();
+    write.descriptorCount = 2;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = infos;
+
+    VkDescriptorUpdateTemplate update_template = VK_NULL_HANDLE;
+    const VkDescriptorUpdateTemplateEntry entry{0, 0, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, sizeof(VkDescriptorBufferInfo)};
+    VkDescriptorUpdateTemplateCreateInfo template_info = vku::InitStructHelper();
+    template_info.descriptorUpdateEntryCount = 1;
+    template_info.pDescriptorUpdateEntries = &entry;
+    template_info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS;
+    template_info.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+    template_info.pipelineLayout = layout;
+    ASSERT_EQ(c.vk.vkCreateDescriptorUpdateTemplate(c.device, &template_info, nullptr, &update_template), VK_SUCCESS);
+
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (calls == StateCalls::Bind2) {
+        const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+        VkDescriptorPoolCreateInfo pool_info = vku::InitStructHelper();
+        pool_info.maxSets = 1;
+        pool_info.poolSizeCount = 1;
+        pool_info.pPoolSizes = &size;
+        ASSERT_EQ(c.vk.vkCreateDescriptorPool(c.device, &pool_info, nullptr, &pool), VK_SUCCESS);
+        VkDescriptorSetAllocateInfo allocate = vku::InitStructHelper();
+        allocate.descriptorPool = pool;
+        allocate.descriptorSetCount = 1;
+        allocate.pSetLayouts = &set_layout;
+        ASSERT_EQ(c.vk.vkAllocateDescriptorSets(c.device, &allocate, &set), VK_SUCCESS);
+        write.dstSet = set;
+        c.vk.vkUpdateDescriptorSets(c.device, 1, &write, 0, nullptr);
+    }
 
     const uint32_t constants[] = {5, 7};
     const std::vector<Region> regions{whole({9, 5})};
     device.run([&](VkCommandBuffer cb) {
         c.vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        const VkDescriptorBufferInfo infos[] = {{in.buffer, 0, VK_WHOLE_SIZE}, {out.buffer, 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet write = vku::InitStructHelper();
-        write.descriptorCount = 2;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        write.pBufferInfo = infos;
-        c.vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &write);
-        c.vk.vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), constants);
-        copy(device, source, destination, regions, cb);  // 10-byte rows: the compute copy
+        const VkPushConstantsInfo push_constants{VK_STRUCTURE_TYPE_PUSH_CONSTANTS_INFO, nullptr, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                                 sizeof(constants), constants};
+        switch (calls) {
+            case StateCalls::Push:
+                c.vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &write);
+                break;
+            case StateCalls::PushTemplate:
+                c.vk.vkCmdPushDescriptorSetWithTemplateKHR(cb, update_template, layout, 0, infos);
+                covers("vkCmdPushDescriptorSetWithTemplateKHR");
+                break;
+            case StateCalls::Push2: {
+                const VkPushDescriptorSetInfo info{VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_INFO, nullptr, VK_SHADER_STAGE_COMPUTE_BIT, layout, 0, 1, &write};
+                c.vk.vkCmdPushDescriptorSet2KHR(cb, &info);
+                covers("vkCmdPushDescriptorSet2KHR");
+                break;
+            }
+            case StateCalls::PushTemplate2: {
+                const VkPushDescriptorSetWithTemplateInfo info{VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO, nullptr, update_template, layout, 0,
+                                                               infos};
+                c.vk.vkCmdPushDescriptorSetWithTemplate2KHR(cb, &info);
+                covers("vkCmdPushDescriptorSetWithTemplate2KHR");
+                break;
+            }
+            case StateCalls::Bind2: {
+                const VkBindDescriptorSetsInfo info{VK_STRUCTURE_TYPE_BIND_DESCRIPTOR_SETS_INFO, nullptr, VK_SHADER_STAGE_COMPUTE_BIT, layout, 0, 1, &set,
+                                                    0, nullptr};
+                c.vk.vkCmdBindDescriptorSets2KHR(cb, &info);
+                covers("vkCmdBindDescriptorSets2KHR");
+                break;
+            }
+        }
+        if (maintenance6) {
+            c.vk.vkCmdPushConstants2KHR(cb, &push_constants);
+            covers("vkCmdPushConstants2KHR");
+        } else {
+            c.vk.vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), constants);
+        }
+        infos[0].buffer = infos[1].buffer = wrong.buffer;  // what the application pushed was read already
+        copy(device, source, destination, regions, cb);   // 10-byte rows: the compute copy
         c.vk.vkCmdDispatch(cb, 1, 1, 1);
     });
     for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(out.as<uint32_t>()[i], i * 5 + 7) << i;
     EXPECT_EQ(std::memcmp(destination.data, reference(source, destination, regions).data(), destination.size), 0);
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor"), 0u) << device.messages.dump();
+    c.vk.vkDestroyDescriptorPool(c.device, pool, nullptr);
+    c.vk.vkDestroyDescriptorUpdateTemplate(c.device, update_template, nullptr);
     c.vk.vkDestroyPipeline(c.device, pipeline, nullptr);
     c.vk.vkDestroyShaderModule(c.device, module, nullptr);
     c.vk.vkDestroyPipelineLayout(c.device, layout, nullptr);
     c.vk.vkDestroyDescriptorSetLayout(c.device, set_layout, nullptr);
 }
+
+TEST(ArmTensorsCopy, TheApplicationsPushedDescriptorsSurviveAComputeCopy) { check_state_survives(StateCalls::Push); }
+TEST(ArmTensorsCopy, DescriptorsPushedThroughATemplateSurviveAComputeCopy) { check_state_survives(StateCalls::PushTemplate); }
+TEST(ArmTensorsCopy, Maintenance6PushesSurviveAComputeCopy) { check_state_survives(StateCalls::Push2); }
+TEST(ArmTensorsCopy, Maintenance6TemplatePushesSurviveAComputeCopy) { check_state_survives(StateCalls::PushTemplate2); }
+TEST(ArmTensorsCopy, Maintenance6BindsSurviveAComputeCopy) { check_state_survives(StateCalls::Bind2); }
 
 TEST(ArmTensorsCopy, ACopyBetweenMismatchedTensorsIsRefusedWithAMessage) {
     TensorDevice device;
