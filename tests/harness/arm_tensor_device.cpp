@@ -77,6 +77,8 @@ TensorDevice::TensorDevice(const TensorDeviceOptions& options) {
     vulkan12.descriptorBindingPartiallyBound = VK_TRUE;
     vulkan12.descriptorBindingVariableDescriptorCount = VK_TRUE;
     vulkan12.bufferDeviceAddress = options.descriptor_buffer;
+    vulkan12.vulkanMemoryModel = VK_TRUE;  // for modules with the memory-model tensor operands
+    vulkan12.vulkanMemoryModelDeviceScope = VK_TRUE;
     VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper(&vulkan12);
     vulkan13.synchronization2 = VK_TRUE;
     VkPhysicalDeviceFeatures core{};
@@ -207,6 +209,10 @@ namespace vkpolyfill::test {
 
 TensorComputePipeline::TensorComputePipeline(TensorDevice& device, const std::string& shader, const std::vector<std::vector<Binding>>& sets,
                                              uint32_t push_constant_bytes)
+    : TensorComputePipeline(device, read_shader(shader), sets, push_constant_bytes) {}
+
+TensorComputePipeline::TensorComputePipeline(TensorDevice& device, std::span<const uint32_t> code,
+                                             const std::vector<std::vector<Binding>>& sets, uint32_t push_constant_bytes)
     : device_(device), push_constant_bytes_(push_constant_bytes) {
     Context& c = device.context();
     std::vector<VkDescriptorPoolSize> sizes;
@@ -241,7 +247,7 @@ TensorComputePipeline::TensorComputePipeline(TensorDevice& device, const std::st
     layout_info.pushConstantRangeCount = push_constant_bytes ? 1 : 0;
     layout_info.pPushConstantRanges = &range;
     check(c.vk.vkCreatePipelineLayout(c.device, &layout_info, nullptr, &layout_), "vkCreatePipelineLayout");
-    pipeline_ = create_shader_pipeline(c, shader, layout_, 0, module_);
+    pipeline_ = create_shader_pipeline(c, code, layout_, 0, module_);
 }
 
 VkPipelineLayout create_one_set_layout(Context& c, std::span<const VkDescriptorSetLayoutBinding> bindings,
@@ -262,11 +268,10 @@ VkPipelineLayout create_one_set_layout(Context& c, std::span<const VkDescriptorS
     return layout;
 }
 
-VkPipeline create_shader_pipeline(Context& c, const std::string& shader, VkPipelineLayout layout, VkPipelineCreateFlags flags,
+VkPipeline create_shader_pipeline(Context& c, std::span<const uint32_t> code, VkPipelineLayout layout, VkPipelineCreateFlags flags,
                                   VkShaderModule& module) {
-    const std::vector<uint32_t> code = read_shader(shader);
     VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
-    module_info.codeSize = code.size() * sizeof(uint32_t);
+    module_info.codeSize = code.size_bytes();
     module_info.pCode = code.data();
     check(c.vk.vkCreateShaderModule(c.device, &module_info, nullptr, &module), "vkCreateShaderModule");
     VkComputePipelineCreateInfo info = vku::InitStructHelper();

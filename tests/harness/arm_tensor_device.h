@@ -84,9 +84,9 @@ namespace vkpolyfill::test {
 VkPipelineLayout create_one_set_layout(Context& context, std::span<const VkDescriptorSetLayoutBinding> bindings,
                                        VkDescriptorSetLayoutCreateFlags flags, uint32_t push_constant_bytes, VkDescriptorSetLayout& set_layout);
 
-// The compute pipeline of the test shader `shader` (a path under the build's shader directory) with
-// `layout`; its module goes to `module`, for the caller to destroy with the pipeline.
-VkPipeline create_shader_pipeline(Context& context, const std::string& shader, VkPipelineLayout layout, VkPipelineCreateFlags flags,
+// The compute pipeline of SPIR-V `code` (read_shader() of a test shader, or assembled) with `layout`;
+// its module goes to `module`, for the caller to destroy with the pipeline.
+VkPipeline create_shader_pipeline(Context& context, std::span<const uint32_t> code, VkPipelineLayout layout, VkPipelineCreateFlags flags,
                                   VkShaderModule& module);
 
 // A compute pipeline of a test shader whose sets hold tensor and storage-buffer bindings, with its
@@ -99,6 +99,9 @@ class TensorComputePipeline {
     };
     // sets[s][b]: binding b of set s.
     TensorComputePipeline(TensorDevice& device, const std::string& shader, const std::vector<std::vector<Binding>>& sets,
+                          uint32_t push_constant_bytes = 0);
+    // The same for SPIR-V words (a module GLSL cannot write).
+    TensorComputePipeline(TensorDevice& device, std::span<const uint32_t> code, const std::vector<std::vector<Binding>>& sets,
                           uint32_t push_constant_bytes = 0);
     ~TensorComputePipeline();
     TensorComputePipeline(const TensorComputePipeline&) = delete;

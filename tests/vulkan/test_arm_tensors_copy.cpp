@@ -278,7 +278,7 @@ void check_state_survives(StateCalls calls) {
     const VkPipelineLayout layout = create_one_set_layout(
         c, bindings, calls == StateCalls::Bind2 ? 0 : VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT, 8, set_layout);
     VkShaderModule module;
-    const VkPipeline pipeline = create_shader_pipeline(c, "tests/tensors/compute_state.comp", layout, 0, module);
+    const VkPipeline pipeline = create_shader_pipeline(c, read_shader("tests/tensors/compute_state.comp"), layout, 0, module);
     Buffer in = c.create_buffer(64 * 4), out = c.create_buffer(64 * 4), wrong = c.create_buffer(64 * 4);
     for (uint32_t i = 0; i < 64; ++i) in.as<uint32_t>()[i] = i;
     VkDescriptorBufferInfo infos[] = {{in.buffer, 0, VK_WHOLE_SIZE}, {out.buffer, 0, VK_WHOLE_SIZE}};

@@ -38,7 +38,7 @@ class DescriptorBufferArrays {
         const VkDescriptorSetLayoutBinding bindings[] = {{0, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 4, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
                                                          {1, VK_DESCRIPTOR_TYPE_TENSOR_ARM, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
         layout_ = create_one_set_layout(c_, bindings, VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, 4, set_layout_);
-        pipeline_ = create_shader_pipeline(c_, "tests/arm_tensors/arrays.comp", layout_, VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, module_);
+        pipeline_ = create_shader_pipeline(c_, read_shader("tests/arm_tensors/arrays.comp"), layout_, VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, module_);
         c_.vk.vkGetDescriptorSetLayoutSizeEXT(c_.device, set_layout_, &layout_size_);
         c_.vk.vkGetDescriptorSetLayoutBindingOffsetEXT(c_.device, set_layout_, 0, &tables_offset_);
         c_.vk.vkGetDescriptorSetLayoutBindingOffsetEXT(c_.device, set_layout_, 1, &out_offset_);
