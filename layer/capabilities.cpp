@@ -4,12 +4,14 @@
 #include "capability_ext_shader_tile_image.h"
 #include "capability_khr_cooperative_matrix.h"
 #include "capability_nv_cooperative_matrix2.h"
+#include "capability_nv_cooperative_matrix_decode_vector.h"
 
 namespace vkpolyfill {
 
 std::span<const Capability> implemented_capabilities() {
     // The capability issues ([K], [C], [T], [I], [L]) each register their extension here.
     static const Capability capabilities[] = {khr_cooperative_matrix_capability(), nv_cooperative_matrix2_capability(),
+                                              nv_cooperative_matrix_decode_vector_capability(),
                                               ext_shader_tile_image_capability(), arm_tensors_capability()};
     return capabilities;
 }

@@ -146,6 +146,10 @@ const EntryPoint kPhysicalDeviceFunctions[] = {
 
 }  // namespace
 
+bool driver_has_all_of_cooperative_matrix2(const PhysicalDeviceFacts& facts) { return is_native(facts); }
+
+std::string cooperative_matrix2_missing_requirements(const PhysicalDeviceFacts& facts) { return missing_requirements(facts); }
+
 uint32_t reserved_shared_memory(const PhysicalDeviceFacts& facts) {
     return facts.properties.limits.maxComputeSharedMemorySize / 2;
 }

@@ -13,4 +13,9 @@ Capability nv_cooperative_matrix2_capability();
 // other half for its own arrays.
 uint32_t reserved_shared_memory(const PhysicalDeviceFacts& facts);
 
+// For the extensions built on this one (VK_NV_cooperative_matrix_decode_vector): whether the driver
+// has all of it (then the layer lowers no module of it), and what the device lacks for the lowering.
+bool driver_has_all_of_cooperative_matrix2(const PhysicalDeviceFacts& facts);
+std::string cooperative_matrix2_missing_requirements(const PhysicalDeviceFacts& facts);
+
 }  // namespace vkpolyfill

@@ -37,6 +37,7 @@ constexpr SetName kSets[] = {
     {"SPV_KHR_cooperative_matrix", lowering::Emulated::KhrCooperativeMatrix},
     {"SPV_NV_cooperative_matrix2", lowering::Emulated::NvCooperativeMatrix2},
     {"SPV_NV_tensor_addressing", lowering::Emulated::NvTensorAddressing},
+    {"SPV_NV_cooperative_matrix_decode_vector", lowering::Emulated::NvCooperativeMatrixDecodeVector},
     {"SPV_ARM_tensors", lowering::Emulated::ArmTensors},
     {"SPV_EXT_shader_tile_image", lowering::Emulated::ExtShaderTileImage},
     {"SPV_INTEL_long_composites", lowering::Emulated::IntelLongComposites},

@@ -24,6 +24,9 @@ constexpr uint32_t kNvCooperativeMatrix2Capabilities[] = {
 };
 constexpr std::string_view kNvCooperativeMatrix2Extensions[] = {"SPV_NV_cooperative_matrix2"};
 
+constexpr uint32_t kNvDecodeVectorCapabilities[] = {spv::CapabilityCooperativeMatrixDecodeVectorNV};
+constexpr std::string_view kNvDecodeVectorExtensions[] = {"SPV_NV_cooperative_matrix_decode_vector"};
+
 constexpr uint32_t kNvTensorAddressingCapabilities[] = {spv::CapabilityTensorAddressingNV};
 constexpr std::string_view kNvTensorAddressingExtensions[] = {"SPV_NV_tensor_addressing"};
 
@@ -55,6 +58,8 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
      kNvCooperativeMatrix2Extensions, &make_cooperative_matrix_pass},
     {Emulated::NvTensorAddressing, "SPV_NV_tensor_addressing", kNvTensorAddressingCapabilities,
      kNvTensorAddressingExtensions, &make_cooperative_matrix_pass},
+    {Emulated::NvCooperativeMatrixDecodeVector, "SPV_NV_cooperative_matrix_decode_vector", kNvDecodeVectorCapabilities,
+     kNvDecodeVectorExtensions, &make_cooperative_matrix_pass},
     {Emulated::ArmTensors, "SPV_ARM_tensors", kArmTensorsCapabilities, kArmTensorsExtensions,
      &make_arm_tensors_pass},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,

@@ -20,7 +20,7 @@ Target target_for(Pass pass) {
             break;
         case Pass::NvCooperativeMatrix2:
             target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2) |
-                             bit(Emulated::NvTensorAddressing);
+                             bit(Emulated::NvTensorAddressing) | bit(Emulated::NvCooperativeMatrixDecodeVector);
             target.subgroup_size = 32;
             target.max_shared_memory_bytes = 49152;
             break;

@@ -160,6 +160,12 @@ Buffer Context::create_buffer(VkDeviceSize size, VkBufferUsageFlags extra_usage)
     return b;
 }
 
+VkDeviceAddress Context::address(const Buffer& buffer) const {
+    VkBufferDeviceAddressInfo info = vku::InitStructHelper();
+    info.buffer = buffer.buffer;
+    return vk.vkGetBufferDeviceAddress(device, &info);
+}
+
 ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                                  uint32_t push_constant_bytes, const VkSpecializationInfo* specialization) {
     ComputePipeline p;

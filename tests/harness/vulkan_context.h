@@ -73,6 +73,8 @@ class Context {
     // Host-visible, coherent storage buffer (also for `extra_usage`; with a device address where that
     // has VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT).
     Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags extra_usage = 0);
+    // The device address of a buffer made with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT.
+    VkDeviceAddress address(const Buffer& buffer) const;
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,

@@ -1,7 +1,8 @@
 // SPV_NV_tensor_addressing in the cooperative-matrix pass: the tensor-addressing test shaders lower
 // to valid SPIR-V for every clamp mode at the subgroup sizes real devices have, and what cannot be
 // lowered is reported naming the instruction (tests/vulkan/test_cooperative_matrix2_tensor.cpp runs
-// the lowered shaders against the spec's pseudo-code).
+// the lowered shaders against the spec's pseudo-code); the same for decode functions, scalar and
+// vector (SPV_NV_cooperative_matrix_decode_vector).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -114,6 +115,16 @@ struct BadInput {
     const char* why;          // a part of its message
 };
 
+// `text` with the bad input's replacement fails to lower, its first diagnostic naming the instruction.
+void expect_refused(const std::string& text, const BadInput& bad) {
+    const Result result = lower(assemble(replaced(text, bad.from, bad.to)), emulating_coopmat(8), {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    const Diagnostic& first = result.diagnostics.front();
+    EXPECT_TRUE(contains(first.message, bad.why)) << messages(result);
+    EXPECT_TRUE(contains(first.message + first.instruction, bad.instruction)) << messages(result);
+}
+
 TEST(TensorAddressingPass, WhatCannotBeLoweredIsReportedNamingTheInstruction) {
     const BadInput cases[] = {
         {"%layout = OpTypeTensorLayoutNV %uint_2 %uint_1", "%layout = OpTypeTensorLayoutNV %uint_8 %uint_1", "OpTypeTensorLayoutNV",
@@ -130,12 +141,7 @@ TEST(TensorAddressingPass, WhatCannotBeLoweredIsReportedNamingTheInstruction) {
     };
     for (const BadInput& bad : cases) {
         SCOPED_TRACE(bad.to);
-        const Result result = lower(assemble(replaced(std::string(kLoadAndStore), bad.from, bad.to)), emulating_coopmat(8), {});
-        ASSERT_FALSE(result.ok);
-        ASSERT_FALSE(result.diagnostics.empty());
-        const Diagnostic& first = result.diagnostics.front();
-        EXPECT_TRUE(contains(first.message, bad.why)) << messages(result);
-        EXPECT_TRUE(contains(first.message + first.instruction, bad.instruction)) << messages(result);
+        expect_refused(std::string(kLoadAndStore), bad);
     }
 }
 
@@ -225,12 +231,73 @@ TEST(TensorAddressingPass, DecodeFunctionsTheLoweringCannotFollowAreReported) {
     };
     for (const BadInput& bad : cases) {
         SCOPED_TRACE(bad.to);
-        const Result result = lower(assemble(replaced(std::string(kDecode), bad.from, bad.to)), emulating_coopmat(8), {});
-        ASSERT_FALSE(result.ok);
-        ASSERT_FALSE(result.diagnostics.empty());
-        EXPECT_TRUE(contains(result.diagnostics.front().message, bad.why)) << messages(result);
-        EXPECT_TRUE(contains(result.diagnostics.front().message, bad.instruction)) << messages(result);
+        expect_refused(std::string(kDecode), bad);
     }
+}
+
+// kDecode with a DecodeVectorFunc beside its DecodeFunc (%90, two floats a call, read through its
+// own pointer type), of a matrix of `use`.
+std::string with_vector_decode(const char* use) {
+    std::string text = replaced(std::string(kDecode), "OpCapability CooperativeMatrixKHR",
+                                "OpCapability CooperativeMatrixKHR\nOpCapability CooperativeMatrixDecodeVectorNV");
+    text = replaced(text, "OpExtension \"SPV_NV_tensor_addressing\"",
+                    "OpExtension \"SPV_NV_tensor_addressing\"\nOpExtension \"SPV_NV_cooperative_matrix_decode_vector\"");
+    text = replaced(text, "%37 = OpTypeCooperativeMatrixKHR %7 %34 %35 %35 %36", std::string("%37 = OpTypeCooperativeMatrixKHR %7 %34 %35 %35 ") + use);
+    text = replaced(text, "%20 = OpTypePointer PhysicalStorageBuffer %7",
+                    "%20 = OpTypePointer PhysicalStorageBuffer %7\n%80 = OpTypeVector %7 2\n%81 = OpTypeFunction %80 %6 %11 %11");
+    text = replaced(text, "None DecodeFunc %16", "None DecodeFunc|DecodeVectorFunc %16 %90");
+    return text + R"(
+%90 = OpFunction %80 None %81
+%91 = OpFunctionParameter %6
+%92 = OpFunctionParameter %11
+%93 = OpFunctionParameter %11
+%94 = OpLabel
+%95 = OpAccessChain %20 %91 %19
+%96 = OpLoad %7 %95 Aligned 4
+%97 = OpCompositeConstruct %80 %96 %96
+OpReturnValue %97
+OpFunctionEnd
+)";
+}
+
+// An A matrix, whose rows an invocation holds whole, calls the vector function; an accumulator, whose
+// columns are dealt over the invocations, the scalar one. Both lower whole.
+TEST(TensorAddressingPass, DecodeVectorFunctionsLowerToValidSpirv) {
+    for (const char* use : {"%25", "%36"}) {  // MatrixAKHR, MatrixAccumulatorKHR
+        SCOPED_TRACE(use);
+        const Result result = lower(assemble(with_vector_decode(use)), emulating_coopmat(8), {});
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+    }
+}
+
+TEST(TensorAddressingPass, MalformedDecodeVectorFunctionsAreReported) {
+    const BadInput cases[] = {
+        {"%80 = OpTypeVector %7 2", "%80 = OpTypeVector %7 3", "OpCooperativeMatrixLoadTensorNV", "a vector of 2, 4 or 8"},
+        {"%81 = OpTypeFunction %80 %6 %11 %11", "%81 = OpTypeFunction %7 %6 %11 %11", "OpCooperativeMatrixLoadTensorNV",
+         "a vector of 2, 4 or 8"},
+        {"%81 = OpTypeFunction %80 %6 %11 %11", "%81 = OpTypeFunction %80 %6 %11 %9", "OpCooperativeMatrixLoadTensorNV",
+         "DecodeVectorFunc must take a PhysicalStorageBuffer pointer and two uint[1] arrays"},
+        {"None DecodeFunc|DecodeVectorFunc %16 %90", "None DecodeVectorFunc %90", "OpCooperativeMatrixLoadTensorNV",
+         "needs a DecodeFunc beside it"},
+    };
+    for (const char* use : {"%25", "%36"}) {  // both whether or not the lowering calls the function
+        for (const BadInput& bad : cases) {
+            SCOPED_TRACE(std::string(use) + ": " + bad.to);
+            std::string text = with_vector_decode(use);
+            if (std::string_view(bad.to).starts_with("%81") && !std::string_view(bad.to).starts_with("%81 = OpTypeFunction %80")) {
+                text = replaced(text, "%90 = OpFunction %80", "%90 = OpFunction %7");  // the function's type is its return type
+                text = replaced(text, "OpReturnValue %97", "OpReturnValue %96");
+            }
+            expect_refused(text, bad);
+        }
+    }
+}
+
+TEST(TensorAddressingPass, DecodeVectorFunctionOnAStoreIsReported) {
+    expect_refused(std::string(kLoadAndStore), {"%clamped None None", "%clamped None DecodeVectorFunc %main",
+                                                "OpCooperativeMatrixStoreTensorNV", "DecodeVectorFunc is not allowed with a store"});
 }
 
 }  // namespace

@@ -71,24 +71,8 @@ struct Run {
 constexpr float kUntouched = -7.0f;
 
 std::vector<float> run(const Run& r) {
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
-    features11.storageBuffer16BitAccess = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
-    features12.shaderFloat16 = VK_TRUE;
-    features12.shaderInt8 = VK_TRUE;
-    features12.vulkanMemoryModel = VK_TRUE;
-    features12.bufferDeviceAddress = VK_TRUE;  // the application's decode functions stay in the module
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
-    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
-    coopmat2.cooperativeMatrixConversions = VK_TRUE;
-    coopmat2.cooperativeMatrixTensorAddressing = VK_TRUE;
-    coopmat2.cooperativeMatrixBlockLoads = VK_TRUE;
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
-    coopmat.cooperativeMatrix = VK_TRUE;
-    if (r.through_layer) features11.pNext = &coopmat;
-    std::vector<const char*> extensions;
-    if (r.through_layer) extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};
-    Context context({.layer = r.through_layer, .device_extensions = extensions, .device_features_next = &features12});
+    BlockLoadFeatures features;
+    Context context(features.options(r.through_layer));
 
     std::vector<uint32_t> words = read_shader("tests/coopmat2/tensor_decode.comp");
     if (!r.through_layer) {

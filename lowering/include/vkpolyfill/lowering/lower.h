@@ -18,6 +18,7 @@ enum class Emulated : uint32_t {
     ArmTensors = 1u << 3,
     ExtShaderTileImage = 1u << 4,
     IntelLongComposites = 1u << 5,
+    NvCooperativeMatrixDecodeVector = 1u << 6,
 };
 using EmulatedSet = uint32_t;
 constexpr EmulatedSet bit(Emulated e) { return static_cast<EmulatedSet>(e); }

@@ -28,14 +28,15 @@ using cooperative_matrix::Scratch;
 
 // What this pass lowers: SPV_KHR_cooperative_matrix, the parts of SPV_NV_cooperative_matrix2
 // implemented so far (reductions, conversions, per-element operations, tensor loads and stores with
-// decode functions; subgroup and workgroup scope) and SPV_NV_tensor_addressing's layouts and views.
+// decode functions; subgroup and workgroup scope), SPV_NV_tensor_addressing's layouts and views and
+// SPV_NV_cooperative_matrix_decode_vector's vector decode functions.
 constexpr uint32_t kLoweredCapabilities[] = {
     spv::CapabilityCooperativeMatrixKHR, spv::CapabilityCooperativeMatrixReductionsNV,
     spv::CapabilityCooperativeMatrixConversionsNV, spv::CapabilityCooperativeMatrixPerElementOperationsNV,
     spv::CapabilityCooperativeMatrixTensorAddressingNV, spv::CapabilityCooperativeMatrixBlockLoadsNV,
-    spv::CapabilityTensorAddressingNV};
+    spv::CapabilityTensorAddressingNV, spv::CapabilityCooperativeMatrixDecodeVectorNV};
 constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2",
-                                                   "SPV_NV_tensor_addressing"};
+                                                   "SPV_NV_tensor_addressing", "SPV_NV_cooperative_matrix_decode_vector"};
 
 // Instructions that move matrices around without looking inside: after the types are replaced they
 // are the same instructions on arrays.

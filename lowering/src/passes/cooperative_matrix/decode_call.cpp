@@ -9,9 +9,21 @@
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
-std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t function, const ElementAccess& access,
-                                              const MatrixType& matrix, uint32_t dimensions, std::string& why) {
+namespace {
+
+struct Signature {
+    uint32_t return_type;
+    uint32_t components;                // 1, or the vector's V
+    std::vector<uint32_t> parameters;  // the function type's parameter types
+};
+
+// The decode function's type, checked against the spec's rules for DecodeFunc (returns the matrix's
+// component type) or DecodeVectorFunc (a vector of 2, 4 or 8 of them); both take a
+// PhysicalStorageBuffer pointer and two uint[dimensions] arrays (by value or as Function pointers).
+std::optional<Signature> signature(LoweringState& state, uint32_t function, const MatrixType& matrix, uint32_t dimensions,
+                                   bool vector, std::string& why) {
     const ir::Module& module = state.module();
+    const char* operand = vector ? "DecodeVectorFunc" : "DecodeFunc";
     const ir::Instruction* definition = module.find_definition(function);
     const ir::Instruction* type = definition && definition->opcode() == spv::OpFunction ? module.find_definition(definition->word(4)) : nullptr;
     const auto words = type ? type->operand_words() : std::span<const uint32_t>{};  // return type, parameter types
@@ -23,17 +35,40 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
     const ir::Instruction* pointer = words.size() == 4 ? module.find_definition(words[1]) : nullptr;
     if (!pointer || pointer->opcode() != spv::OpTypePointer || pointer->word(2) != spv::StorageClassPhysicalStorageBuffer ||
         !takes_coordinates(words[2]) || !takes_coordinates(words[3])) {
-        why = std::format("DecodeFunc must take a PhysicalStorageBuffer pointer and two uint[{}] arrays", dimensions);
+        why = std::format("{} must take a PhysicalStorageBuffer pointer and two uint[{}] arrays", operand, dimensions);
         return std::nullopt;
     }
-    if (words[0] != matrix.component.type) {
+    uint32_t components = 1;
+    if (vector) {
+        const ir::Instruction* result = module.find_definition(words[0]);
+        const bool is_vector = result && result->opcode() == spv::OpTypeVector && result->word(2) == matrix.component.type;
+        components = is_vector ? result->word(3) : 0;
+        if (components != 2 && components != 4 && components != 8) {
+            why = "DecodeVectorFunc must return a vector of 2, 4 or 8 of the matrix's component type";
+            return std::nullopt;
+        }
+    } else if (words[0] != matrix.component.type) {
         why = "DecodeFunc must return the matrix's component type";
         return std::nullopt;
     }
-    const std::vector<uint32_t> parameters(words.begin() + 1, words.end());
+    return Signature{words[0], components, std::vector<uint32_t>(words.begin() + 1, words.end())};
+}
+
+}  // namespace
+
+bool DecodeCall::check_signature(LoweringState& state, uint32_t function, const MatrixType& matrix, uint32_t dimensions,
+                                 bool vector, std::string& why) {
+    return signature(state, function, matrix, dimensions, vector, why).has_value();
+}
+
+std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t function, const ElementAccess& access,
+                                              const MatrixType& matrix, uint32_t dimensions, bool vector, std::string& why) {
+    std::optional<Signature> checked = signature(state, function, matrix, dimensions, vector, why);
+    if (!checked) return std::nullopt;
+    const ir::Module& module = state.module();
     const AccessPath& path = access.path();
     if (path.storage_class == spv::StorageClassPhysicalStorageBuffer) {
-        return DecodeCall(state, function, words[0], parameters, false, 0);
+        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters), false, 0);
     }
     const std::optional<uint32_t> view =
         path.storage_class == spv::StorageClassStorageBuffer && path.base_is_global ? binding_word_view(state, path.base) : std::nullopt;
@@ -48,7 +83,7 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
     if (!ByteAddress(state, *view).offset(b, state.uint_constant(0), reached, path.indices, why)) return std::nullopt;
     const uint32_t clone = decode_through_words(state, function, *view, why);
     if (!clone) return std::nullopt;
-    return DecodeCall(state, clone, words[0], parameters, true, *view);
+    return DecodeCall(state, clone, checked->return_type, checked->components, std::move(checked->parameters), true, *view);
 }
 
 uint32_t DecodeCall::call(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,

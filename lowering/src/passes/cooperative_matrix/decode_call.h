@@ -1,4 +1,5 @@
-// How a tensor load calls its DecodeFunc for one element: with a PhysicalStorageBuffer pointer to
+// How a tensor load calls its DecodeFunc for one element (or its DecodeVectorFunc for a group of
+// block-adjacent elements, SPV_NV_cooperative_matrix_decode_vector): with a PhysicalStorageBuffer pointer to
 // the element's block (pointer + index * sizeof(pointee), as the spec says), or, when the load reads
 // a StorageBuffer descriptor, the clone of decode_clone.h with the block's byte offset; then the
 // block coordinates and the coordinates within the block (as the function takes them: arrays by
@@ -17,26 +18,33 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 class DecodeCall {
   public:
     // For `function` decoding components of `matrix` through `access`, with `dimensions`-element
-    // coordinate arrays. nullopt after setting `why`.
+    // coordinate arrays; `vector`: the function is a DecodeVectorFunc. nullopt after setting `why`.
     static std::optional<DecodeCall> prepare(LoweringState& state, uint32_t function, const ElementAccess& access,
-                                             const MatrixType& matrix, uint32_t dimensions, std::string& why);
+                                             const MatrixType& matrix, uint32_t dimensions, bool vector, std::string& why);
+    // Only the checks of prepare() on the function's type (for a function the lowering will not call).
+    static bool check_signature(LoweringState& state, uint32_t function, const MatrixType& matrix, uint32_t dimensions,
+                                bool vector, std::string& why);
 
     void append_key(std::vector<uint32_t>& key) const { key.push_back(callee_); }
+    uint32_t result_type() const { return return_type_; }
+    // The elements one call decodes: 1 for a DecodeFunc, V for a DecodeVectorFunc.
+    uint32_t components() const { return components_; }
 
-    // The component decoded for the block `index` (a uint id, in pointees from the Pointer);
+    // The component (or V components) decoded for the block `index` (a uint id, in pointees from the Pointer);
     // `block_coordinates` and `coordinates_in_block` are Function variables of uint[dimensions].
     uint32_t call(ir::Builder& builder, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
                   uint32_t block_coordinates, uint32_t coordinates_in_block) const;
 
   private:
-    DecodeCall(LoweringState& state, uint32_t callee, uint32_t return_type, std::vector<uint32_t> parameter_types,
-               bool through_words, uint32_t words)
-        : state_(&state), callee_(callee), return_type_(return_type), parameter_types_(std::move(parameter_types)),
-          through_words_(through_words), words_(words) {}
+    DecodeCall(LoweringState& state, uint32_t callee, uint32_t return_type, uint32_t components,
+               std::vector<uint32_t> parameter_types, bool through_words, uint32_t words)
+        : state_(&state), callee_(callee), return_type_(return_type), components_(components),
+          parameter_types_(std::move(parameter_types)), through_words_(through_words), words_(words) {}
 
     LoweringState* state_;
     uint32_t callee_;  // the application's function, or its clone
     uint32_t return_type_;
+    uint32_t components_;
     std::vector<uint32_t> parameter_types_;  // the application's function's
     bool through_words_;
     uint32_t words_;  // the word view, when through_words_

@@ -23,6 +23,12 @@ class Placement {
     // The row / column of element `e` when every invocation has the same one there.
     std::optional<uint32_t> fixed_row(uint32_t e) const;
     std::optional<uint32_t> fixed_column(uint32_t e) const;
+    // Whether element e + 1 sits right of element e in the same row (unless e + 1 starts a row):
+    // true where an invocation holds whole stretches of rows (subgroup A, bands of one column lane).
+    static bool holds_row_runs(const MatrixType& matrix) {
+        const bool striped = matrix.workgroup && matrix.use != Use::Accumulator;
+        return !striped && matrix.layout.column_lanes == 1;
+    }
     // The row group of the invocation in its subgroup layout (an id; constant 0 without groups).
     uint32_t row_group() const { return row_group_; }
     // A banded workgroup accumulator: the first row and column of the subgroup's band (ids).

@@ -46,9 +46,10 @@ class TensorAccessFunction {
                                    : ElementAccess::describe(state_, operands[0], matrix_->component, is_store_, why);
         if (!access_) return fail(why);
         if (decode_function_) {
-            decode_ = DecodeCall::prepare(state_, decode_function_, *access_, *matrix_, layout_->dimensions, why);
+            decode_ = DecodeCall::prepare(state_, decode_function_, *access_, *matrix_, layout_->dimensions, false, why);
             if (!decode_) return fail(why);
         }
+        if (decode_vector_function_ && !prepare_vector_decode(why)) return fail(why);
 
         std::vector<uint32_t> arguments = access_->arguments();
         arguments.push_back(operands[2]);
@@ -67,12 +68,23 @@ class TensorAccessFunction {
         return false;
     }
 
-    // The Tensor Addressing Operands: a mask, then the view's and the decode function's ids.
+    // DecodeVectorFunc (SPV_NV_cooperative_matrix_decode_vector) is checked always and called where an
+    // invocation's consecutive elements run along a row of the tensor (no view to permute them): there
+    // one call serves V of them. Elsewhere DecodeFunc decodes each element, as the spec allows.
+    bool prepare_vector_decode(std::string& why) {
+        const bool worth_it = !view_ && Placement::holds_row_runs(*matrix_);
+        if (!worth_it) return DecodeCall::check_signature(state_, decode_vector_function_, *matrix_, layout_->dimensions, true, why);
+        decode_vector_ = DecodeCall::prepare(state_, decode_vector_function_, *access_, *matrix_, layout_->dimensions, true, why);
+        return decode_vector_.has_value();
+    }
+
+    // The Tensor Addressing Operands: a mask, then the view's and the decode functions' ids.
     bool read_addressing_operands(std::span<const uint32_t> addressing) {
         if (addressing.empty()) return fail("it has no Tensor Addressing Operands");
         const uint32_t mask = addressing[0];
         size_t next = 1;
-        if (mask & ~uint32_t{spv::TensorAddressingOperandsTensorViewMask | spv::TensorAddressingOperandsDecodeFuncMask}) {
+        if (mask & ~uint32_t{spv::TensorAddressingOperandsTensorViewMask | spv::TensorAddressingOperandsDecodeFuncMask |
+                             spv::TensorAddressingOperandsDecodeVectorFuncMask}) {
             return fail(std::format("Tensor Addressing Operands 0x{:x} has bits this lowering does not know", mask));
         }
         if (mask & spv::TensorAddressingOperandsTensorViewMask) {
@@ -91,6 +103,12 @@ class TensorAccessFunction {
             if (next >= addressing.size()) return fail("its DecodeFunc operand is missing");
             decode_function_ = addressing[next++];
         }
+        if (mask & spv::TensorAddressingOperandsDecodeVectorFuncMask) {
+            if (is_store_) return fail("DecodeVectorFunc is not allowed with a store");
+            if (!decode_function_) return fail("DecodeVectorFunc needs a DecodeFunc beside it");
+            if (next >= addressing.size()) return fail("its DecodeVectorFunc operand is missing");
+            decode_vector_function_ = addressing[next++];
+        }
         if (next != addressing.size()) return fail("it has operands after its Tensor Addressing Operands");
         return true;
     }
@@ -101,6 +119,7 @@ class TensorAccessFunction {
                                   module_.type_of(instruction_.operand_words()[2]), view_ ? module_.type_of(view_value_) : 0};
         access_->append_key(key);
         if (decode_) decode_->append_key(key);
+        if (decode_vector_) decode_vector_->append_key(key);
         key.insert(key.end(), memory_operands_.begin(), memory_operands_.end());
         return key;
     }
@@ -166,6 +185,7 @@ class TensorAccessFunction {
         element_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, u));
         block_coordinates_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
         coordinates_in_block_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
+        if (decode_vector_) start_groups(function, coordinates);
 
         const uint32_t writer = is_store_ ? place.sole_writer(function.body()) : 0;
         if (writer) function.begin_if(writer);  // copies of an element (all of A, B across row groups) are written once
@@ -198,7 +218,10 @@ class TensorAccessFunction {
         if (branch) function.begin_if(is(function.body(), status, kElement));
         ir::Builder& accessed = function.body();
         const uint32_t index = accessed.add(spv::OpLoad, u, {element_});
-        if (decode_) {
+        if (decode_vector_) {
+            const uint32_t value = decode_in_group(function, bound, index);
+            function.body().add(spv::OpStore, 0, {slot, value});
+        } else if (decode_) {
             accessed.add(spv::OpStore, 0, {slot, decode_->call(accessed, *access_, bound, index, block_coordinates_, coordinates_in_block_)});
         } else if (is_store_) {
             const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
@@ -211,6 +234,63 @@ class TensorAccessFunction {
         if (writer) function.end_if();
         const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
         function.finish(result);
+    }
+
+    // The group of V elements last decoded: its block, coordinates and values. Its innermost
+    // coordinate starts at 1, which no group has (theirs are multiples of V), so the first element
+    // misses; the rest start defined too, since the first comparison reads them.
+    void start_groups(ir::FunctionBuilder& function, uint32_t coordinates) {
+        const auto variable = [&](uint32_t type) { return function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, type)); };
+        group_index_ = variable(state_.uint_type());
+        group_blocks_ = variable(coordinates);
+        group_within_ = variable(coordinates);
+        group_values_ = variable(decode_vector_->result_type());
+        std::vector<uint32_t> impossible(layout_->dimensions, state_.uint_constant(0));
+        ir::Builder& b = function.body();
+        b.add(spv::OpStore, 0, {group_index_, state_.uint_constant(0)});
+        b.add(spv::OpStore, 0, {group_blocks_, state_.types().get_constant_composite(coordinates, impossible)});
+        impossible.back() = state_.uint_constant(1);
+        b.add(spv::OpStore, 0, {group_within_, state_.types().get_constant_composite(coordinates, impossible)});
+        b.add(spv::OpStore, 0, {group_values_, state_.types().get_constant_null(decode_vector_->result_type())});
+    }
+
+    // The component for the element at block `index` (block_coordinates_ and coordinates_in_block_
+    // as the addressing left them): taken from the group last decoded when the element is in it, else
+    // from a new DecodeVectorFunc call for its group (the spec's: the same block, the same
+    // coordinates but the innermost, which is rounded down to a multiple of V).
+    uint32_t decode_in_group(ir::FunctionBuilder& function, const ElementAccess::Bound& bound, uint32_t index) {
+        ir::Builder& b = function.body();
+        const uint32_t u = state_.uint_type(), boolean = state_.types().get_type_bool();
+        const uint32_t coordinates = state_.types().get_type_array(u, state_.uint_constant(layout_->dimensions));
+        const uint32_t innermost_dimension = layout_->dimensions - 1, v = decode_vector_->components();
+        const uint32_t blocks = b.add(spv::OpLoad, coordinates, {block_coordinates_});
+        uint32_t within = b.add(spv::OpLoad, coordinates, {coordinates_in_block_});
+        const uint32_t innermost = b.add(spv::OpCompositeExtract, u, {within, innermost_dimension});
+        const uint32_t first = b.add(spv::OpBitwiseAnd, u, {innermost, state_.uint_constant(~(v - 1))});
+        within = b.add(spv::OpCompositeInsert, coordinates, {first, within, innermost_dimension});
+        uint32_t same = b.add(spv::OpIEqual, boolean, {index, b.add(spv::OpLoad, u, {group_index_})});
+        const uint32_t pairs[2][2] = {{blocks, b.add(spv::OpLoad, coordinates, {group_blocks_})},
+                                      {within, b.add(spv::OpLoad, coordinates, {group_within_})}};
+        for (const auto& [ours, group] : pairs) {
+            for (uint32_t d = 0; d < layout_->dimensions; ++d) {
+                const uint32_t equal = b.add(spv::OpIEqual, boolean, {b.add(spv::OpCompositeExtract, u, {ours, d}),
+                                                                      b.add(spv::OpCompositeExtract, u, {group, d})});
+                same = b.add(spv::OpLogicalAnd, boolean, {same, equal});
+            }
+        }
+        function.begin_if(b.add(spv::OpLogicalNot, boolean, {same}));
+        ir::Builder& miss = function.body();
+        miss.add(spv::OpStore, 0, {coordinates_in_block_, within});
+        const uint32_t values = decode_vector_->call(miss, *access_, bound, index, block_coordinates_, coordinates_in_block_);
+        miss.add(spv::OpStore, 0, {group_values_, values});
+        miss.add(spv::OpStore, 0, {group_index_, index});
+        miss.add(spv::OpStore, 0, {group_blocks_, blocks});
+        miss.add(spv::OpStore, 0, {group_within_, within});
+        function.end_if();
+        ir::Builder& hit = function.body();
+        const uint32_t group = hit.add(spv::OpLoad, decode_vector_->result_type(), {group_values_});
+        return hit.add(spv::OpVectorExtractDynamic, matrix_->component.type,
+                       {group, hit.add(spv::OpBitwiseAnd, u, {innermost, state_.uint_constant(v - 1)})});
     }
 
     uint32_t is(ir::Builder& b, uint32_t status, uint32_t value) {
@@ -229,9 +309,12 @@ class TensorAccessFunction {
     std::optional<ElementAccess> access_;
     uint32_t decode_function_ = 0;
     std::optional<DecodeCall> decode_;
+    uint32_t decode_vector_function_ = 0;
+    std::optional<DecodeCall> decode_vector_;  // when the lowering calls it
     // While generating: the helper, its out variables, the per-element memory operands.
     uint32_t addressing_ = 0;
     uint32_t element_ = 0, block_coordinates_ = 0, coordinates_in_block_ = 0;
+    uint32_t group_index_ = 0, group_blocks_ = 0, group_within_ = 0, group_values_ = 0;  // DecodeVectorFunc's last group
     std::vector<uint32_t> memory_;
 };
 
