@@ -22,6 +22,7 @@ options() {
     tile_image) echo --json "$json"; [ "$kind" = quick ] && echo --size 256 --reps 3 ;;
     long_composites) echo --json "$json"; [ "$kind" = quick ] && echo --invocations 65536 --repetitions 5 ;;
     tensor) echo --json "$json"; [ "$kind" = quick ] && echo --elements 1048576 --matrix 128 --reps 3 ;;
+    attention) echo --json "$json"; [ "$kind" = quick ] && echo --queries 512 --reps 3 ;;
   esac
   return 0
 }

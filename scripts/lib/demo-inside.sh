@@ -37,6 +37,12 @@ echo "   (emulated with force_emulation where the driver has the extension; resu
   --only emulated,native,scalar --coopmat tm=16,tn=16,tk=16 2>&1 | grep -E '^\| (size|---|256)' | cut -c1-150
 
 echo
+echo "== An attention block written with VK_NV_cooperative_matrix2 (reduce, per-element, conversion), lowered by the layer"
+echo "   (against a scalar shader of the same math and the driver's own coopmat2 where it has it; results checked on the CPU)"
+"$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_attention_bench" --driver system --queries 512 --keys 128 --reps 3 2>&1 |
+  grep -E '^\||speed' | grep -v '^\[vkpolyfill'
+
+echo
 echo "== Programmable blending through VK_EXT_shader_tile_image (emulated where the driver lacks it)"
 echo "   (48 translucent quads blended by the fragment shader; checked against the CPU's blending)"
 mkdir -p build

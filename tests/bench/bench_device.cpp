@@ -27,7 +27,7 @@ struct Features {
         return with_coopmat ? static_cast<void*>(&coopmat) : &v13;
     }
 
-    // The bits the GEMM shaders use, where `supported` has them.
+    // The bits the GEMM and attention shaders use, where `supported` has them.
     void enable_from(const Features& supported) {
         v11.storageBuffer16BitAccess = supported.v11.storageBuffer16BitAccess;
         v12.shaderFloat16 = supported.v12.shaderFloat16;
@@ -37,6 +37,9 @@ struct Features {
         coopmat.cooperativeMatrix = supported.coopmat.cooperativeMatrix;
         coopmat2.cooperativeMatrixWorkgroupScope = supported.coopmat2.cooperativeMatrixWorkgroupScope;
         coopmat2.cooperativeMatrixFlexibleDimensions = supported.coopmat2.cooperativeMatrixFlexibleDimensions;
+        coopmat2.cooperativeMatrixReductions = supported.coopmat2.cooperativeMatrixReductions;  // the attention kernel's
+        coopmat2.cooperativeMatrixConversions = supported.coopmat2.cooperativeMatrixConversions;
+        coopmat2.cooperativeMatrixPerElementOperations = supported.coopmat2.cooperativeMatrixPerElementOperations;
     }
 
     // What the coopmat shader needs that is off, or empty.

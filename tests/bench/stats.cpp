@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace vkpolyfill::bench {
 namespace {
@@ -27,6 +28,17 @@ Summary summarize(std::vector<double> samples) {
     s.q1 = quantile(samples, 0.25);
     s.q3 = quantile(samples, 0.75);
     return s;
+}
+
+Summary time_ms(uint32_t reps, const std::function<void()>& run) {
+    run();
+    std::vector<double> ms;
+    for (uint32_t r = 0; r < reps; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        run();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return summarize(ms);
 }
 
 }  // namespace vkpolyfill::bench

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace vkpolyfill::bench {
@@ -13,5 +15,8 @@ struct Summary {
 };
 
 Summary summarize(std::vector<double> samples);
+
+// Wall-clock milliseconds of `run`, once to warm up (pipeline compiles, first-use costs), then `reps` times.
+Summary time_ms(uint32_t reps, const std::function<void()>& run);
 
 }  // namespace vkpolyfill::bench

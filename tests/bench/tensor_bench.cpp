@@ -7,11 +7,9 @@
 //    copy (short rows: the layer's compute copy) in GB/s.
 // Each result is checked against a CPU reference before it is timed. Times are wall-clock medians of
 // --reps submissions (record, submit, wait); on lavapipe the work is the CPU's.
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -64,17 +62,6 @@ Options parse(int argc, char** argv) {
     if (options.elements == 0 || options.elements % 65536 != 0) throw std::invalid_argument("--elements must be a multiple of 65536");
     if (options.matrix == 0 || options.matrix % 8 != 0) throw std::invalid_argument("--matrix must be a multiple of 8");
     return options;
-}
-
-Summary time_ms(uint32_t reps, const std::function<void()>& run) {
-    run();  // warm-up: pipeline compiles, first-use costs
-    std::vector<double> ms;
-    for (uint32_t r = 0; r < reps; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        run();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    return summarize(ms);
 }
 
 float* floats(const TestTensor& t) { return reinterpret_cast<float*>(t.data); }

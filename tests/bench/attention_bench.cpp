@@ -1,0 +1,197 @@
+// vkpolyfill_attention_bench: coopmat2 attention (shaders/bench/attention_coopmat2.comp, blocks of 16
+// keys with an online softmax: S = Q K^T, row maxima by a reduction, exp by a per-element operation,
+// row sums by a reduction, the conversion to an f16 A matrix, O = P V / sum) through the layer, which
+// lowers it (force_emulation of both cooperative-matrix extensions, so on either driver), against
+// attention_scalar.comp doing the same math on the same device, and the driver's own coopmat2 where
+// it has what the kernel uses. Each result is checked against a CPU reference before it is timed.
+// Times are wall-clock medians of --reps dispatches (bind, dispatch, wait); on lavapipe the work is
+// the CPU's.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "bench_device.h"
+#include "driver_selection.h"
+#include "figures.h"
+#include "half.h"
+#include "stats.h"
+#include "text_parsing.h"
+
+namespace vkpolyfill::bench {
+namespace {
+
+constexpr uint32_t kHead = 16, kBlockRows = 16, kScalarGroup = 64;  // as the shaders have them
+
+constexpr const char* kUsage =
+    "usage: vkpolyfill_attention_bench [--driver plain|native|system] [--queries N] [--keys N] [--reps N] [--json PATH]\n"
+    "  --driver   the driver (default native: lavapipe 26 through scripts/env.sh)\n"
+    "  --queries  query rows, a multiple of 64 (default 2048)\n"
+    "  --keys     keys, a multiple of 16 (default 256)\n"
+    "  --reps     measured dispatches per figure; the median is reported (default 5)\n"
+    "  --json     also write the figures for scripts/bench.sh's report\n";
+
+struct Options {
+    std::string driver = "native";
+    uint32_t queries = 2048, keys = 256, reps = 5;
+    std::string json;
+};
+
+Options parse(int argc, char** argv) {
+    Options options;
+    const std::pair<const char*, std::string*> texts[] = {{"--driver", &options.driver}, {"--json", &options.json}};
+    const std::pair<const char*, uint32_t*> numbers[] = {{"--queries", &options.queries}, {"--keys", &options.keys}, {"--reps", &options.reps}};
+    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
+        for (const auto& [name, text] : texts) {
+            if (flag == name) return void(*text = value);
+        }
+        for (const auto& [name, number] : numbers) {
+            if (flag == name) return void(*number = parse_uint(value, flag));
+        }
+        throw std::invalid_argument("unknown option " + flag);
+    });
+    if (options.queries == 0 || options.queries % kScalarGroup != 0) throw std::invalid_argument("--queries must be a multiple of 64");
+    if (options.keys == 0 || options.keys % 16 != 0) throw std::invalid_argument("--keys must be a multiple of 16");
+    return options;
+}
+
+// Small multiples of 1/8 in [-1, 1]: exact in f16.
+std::vector<float> inputs(size_t count, uint32_t seed) {
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i) values[i] = static_cast<float>(static_cast<int>((i * 37 + seed * 11) % 17) - 8) / 8.0f;
+    return values;
+}
+
+// O = softmax(Q K^T / sqrt(D)) V, row by row, in double.
+std::vector<double> reference(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v, uint32_t rows,
+                              uint32_t keys) {
+    std::vector<double> out(size_t{rows} * kHead), scores(keys);
+    for (uint32_t r = 0; r < rows; ++r) {
+        double row_max = -INFINITY, sum = 0;
+        for (uint32_t j = 0; j < keys; ++j) {
+            double dot = 0;
+            for (uint32_t d = 0; d < kHead; ++d) dot += double(q[r * kHead + d]) * k[j * kHead + d];
+            scores[j] = dot;
+            row_max = std::max(row_max, dot);
+        }
+        for (uint32_t j = 0; j < keys; ++j) sum += scores[j] = std::exp((scores[j] - row_max) / std::sqrt(double(kHead)));
+        for (uint32_t d = 0; d < kHead; ++d) {
+            double acc = 0;
+            for (uint32_t j = 0; j < keys; ++j) acc += scores[j] * v[j * kHead + d];
+            out[r * kHead + d] = acc / sum;
+        }
+    }
+    return out;
+}
+
+// The largest difference from the reference; P rounded to f16 before P V costs about 1e-3.
+double worst_error(const test::Buffer& out, const std::vector<double>& expected) {
+    double worst = 0;
+    for (size_t i = 0; i < expected.size(); ++i) worst = std::max(worst, std::abs(out.as<float>()[i] - expected[i]));
+    return worst;
+}
+
+struct Kernel {
+    std::string name;
+    const char* shader;
+    uint32_t groups;
+};
+
+struct Measured {
+    std::string problem;  // empty when measured: why there is no time
+    double error = 0;
+    Summary ms;
+};
+
+// The kernel on `device` with Q, K, V from the inputs: one dispatch checked against `expected`, then
+// --reps timed ones.
+Measured measure(BenchDevice& device, const Kernel& kernel, const Options& o, const std::vector<float>* qkv,
+                 const std::vector<double>& expected) {
+    test::Context& c = device.context();
+    const auto upload = [&](const std::vector<float>& values) {
+        test::Buffer b = c.create_buffer(values.size() * 2);
+        for (size_t i = 0; i < values.size(); ++i) b.as<uint16_t>()[i] = half_from_float(values[i]);
+        return b;
+    };
+    const test::Buffer bq = upload(qkv[0]), bk = upload(qkv[1]), bv = upload(qkv[2]), out = c.create_buffer(expected.size() * 4);
+    const test::Buffer* buffers[] = {&bq, &bk, &bv, &out};
+    const uint32_t constants[] = {device.subgroup_size, o.keys};
+    const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}};
+    const VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
+    const test::ComputePipeline pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
+    c.dispatch(pipeline, buffers, {}, kernel.groups);  // warm-up, and the result checked
+    Measured m;
+    m.error = worst_error(out, expected);
+    if (!(m.error < 5e-3)) {
+        m.problem = "wrong result (largest error " + std::to_string(m.error) + ")";
+        return m;
+    }
+    m.ms = time_ms(o.reps, [&] { c.dispatch(pipeline, buffers, {}, kernel.groups); });
+    return m;
+}
+
+// Empty when the coopmat2 kernel's matrices can run on `device`, else why not.
+std::string coopmat2_unavailable(const BenchDevice& device) {
+    return device.flexible_unavailable(MatrixShape{kBlockRows, kBlockRows, kHead}, 0);  // every matrix is 16 x 16
+}
+
+void run(const Options& o) {
+    const std::vector<float> qkv[] = {inputs(size_t{o.queries} * kHead, 1), inputs(size_t{o.keys} * kHead, 2),
+                                      inputs(size_t{o.keys} * kHead, 3)};
+    const std::vector<double> expected = reference(qkv[0], qkv[1], qkv[2], o.queries, o.keys);
+    const Kernel coopmat2{"coopmat2, lowered by the layer", "bench/attention_coopmat2.comp", o.queries / kBlockRows};
+    const Kernel scalar{"scalar shader", "bench/attention_scalar.comp", o.queries / kScalarGroup};
+    std::vector<std::pair<std::string, Measured>> rows;
+
+    {  // one device at a time: the harness loads each instance's commands globally (volk)
+        BenchDevice emulated(Route::Emulated);
+        const std::string why_not = coopmat2_unavailable(emulated);
+        if (!why_not.empty()) {
+            throw std::runtime_error("the coopmat2 kernel cannot run through the layer: " + why_not + emulated.layer_problems());
+        }
+        std::printf("## Attention, %u queries x %u keys, head dimension %u (%s, median of %u)\n\n", o.queries, o.keys, kHead,
+                    emulated.device_name.c_str(), o.reps);
+        rows.emplace_back(coopmat2.name, measure(emulated, coopmat2, o, qkv, expected));
+        rows.emplace_back(scalar.name, measure(emulated, scalar, o, qkv, expected));
+    }
+    if (!rows[0].second.problem.empty() || !rows[1].second.problem.empty()) {
+        throw std::runtime_error(rows[0].second.problem.empty() ? "the scalar shader: " + rows[1].second.problem
+                                                                 : "the lowered kernel: " + rows[0].second.problem);
+    }
+    {
+        BenchDevice native(Route::Native);  // the driver's own VK_NV_cooperative_matrix2, where it has what the kernel uses
+        const std::string native_why_not = coopmat2_unavailable(native);
+        Measured on_driver;
+        on_driver.problem = native_why_not.empty() ? "" : "unavailable: " + native_why_not;
+        if (native_why_not.empty()) on_driver = measure(native, coopmat2, o, qkv, expected);
+        rows.emplace_back("coopmat2 on the driver, without the layer", on_driver);
+    }
+
+    std::printf("| kernel | ms per dispatch | largest error against the CPU |\n| --- | ---: | ---: |\n");
+    for (const auto& [name, m] : rows) {
+        if (m.problem.empty()) {
+            std::printf("| %s | %.2f | %.1e |\n", name.c_str(), m.ms.median, m.error);
+        } else {
+            std::printf("| %s | %s | |\n", name.c_str(), m.problem.c_str());
+        }
+    }
+    std::printf("\nlowered coopmat2 / scalar speed: %.2f\n\n", rows[1].second.ms.median / rows[0].second.ms.median);
+    if (!o.json.empty()) {
+        Figures figures("VK_NV_cooperative_matrix2", o.driver);
+        const std::string group = "attention " + std::to_string(o.queries) + "x" + std::to_string(o.keys) + "x" + std::to_string(kHead);
+        for (const auto& [name, m] : rows) {
+            if (m.problem.empty()) figures.add(group, name, "ms per dispatch", m.ms);
+        }
+        figures.write(o.json);
+    }
+}
+
+}  // namespace
+}  // namespace vkpolyfill::bench
+
+int main(int argc, char** argv) {
+    using namespace vkpolyfill::bench;
+    return tool_main<Options>("vkpolyfill_attention_bench", kUsage, argc, argv, parse, run);
+}
