@@ -33,7 +33,8 @@ void tag_enabled_features(const void* chain) {
         tag_if<VkPhysicalDeviceCooperativeMatrixFeaturesKHR>(s, "VkPhysicalDeviceCooperativeMatrixFeaturesKHR") ||
             tag_if<VkPhysicalDeviceCooperativeMatrix2FeaturesNV>(s, "VkPhysicalDeviceCooperativeMatrix2FeaturesNV") ||
             tag_if<VkPhysicalDeviceShaderTileImageFeaturesEXT>(s, "VkPhysicalDeviceShaderTileImageFeaturesEXT") ||
-            tag_if<VkPhysicalDeviceTensorFeaturesARM>(s, "VkPhysicalDeviceTensorFeaturesARM");
+            tag_if<VkPhysicalDeviceTensorFeaturesARM>(s, "VkPhysicalDeviceTensorFeaturesARM") ||
+            tag_if<VkPhysicalDeviceDescriptorBufferTensorFeaturesARM>(s, "VkPhysicalDeviceDescriptorBufferTensorFeaturesARM");
     }
 }
 
