@@ -21,8 +21,10 @@ import re
 from dataclasses import dataclass
 
 # (words in test names, CTS-style extension name, the extension as Vulkan / SPIR-V names it).
-# Longer keys first: "cooperative_matrix2" before "cooperative_matrix". A capability adds its row.
+# Longer keys first: "cooperative_matrix2" before "cooperative_matrix" (at one position the first
+# entry wins). A capability adds its row.
 EXTENSIONS = [
+    ("cooperative_matrix2_decode_vector", "cooperative_matrix_decode_vector.nv", "VK_NV_cooperative_matrix_decode_vector"),
     ("cooperative_matrix2", "cooperative_matrix2.nv", "VK_NV_cooperative_matrix2"),
     ("cooperative_matrix", "cooperative_matrix.khr", "VK_KHR_cooperative_matrix"),
     ("tensor_addressing", "cooperative_matrix2.nv", "VK_NV_cooperative_matrix2"),  # SPV_NV_tensor_addressing

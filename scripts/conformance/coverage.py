@@ -57,7 +57,7 @@ def account(tests, grammar_json, grammar, vk, reported):
             continue
         info = vk.extension(extension)
         universes[cts] = (extension, info, spirv_universe(grammar_json, info["spirv_extensions"]))
-    interesting = {op for _, _, u in universes.values() for op in u["instructions"]}
+    interesting = {op for _, _, u in universes.values() for op in u["scanned_opcodes"]}
     used = scan_cases(tests, grammar, interesting)
     enabled = set()
     for tag in used["tags"]:
@@ -99,12 +99,13 @@ def gaps(coverage):
 
 def coverage_text(coverage, list_gaps=True):
     """The table per extension, and the gaps (only counted for a run that chose some of the cases)."""
-    lines = [f"{'extension':<26}{'advertised':>11}{'features':>10}{'capab.':>8}{'instr.':>8}{'operands':>10}{'commands':>10}"]
+    width = max([26] + [len(cts) + 2 for cts in coverage])
+    lines = [f"{'extension':<{width}}{'advertised':>11}{'features':>10}{'capab.':>8}{'instr.':>8}{'operands':>10}{'commands':>10}"]
     for cts, c in coverage.items():
         def ratio(items, only_advertised=False):
             items = [i for i in items if i.get("advertised", True)] if only_advertised else items
             return f"{sum(1 for i in items if i['covered'])}/{len(items)}" if items else "-"
-        lines.append(f"{cts:<26}{'yes' if c['advertised'] else 'no':>11}{ratio(c['features'], True):>10}"
+        lines.append(f"{cts:<{width}}{'yes' if c['advertised'] else 'no':>11}{ratio(c['features'], True):>10}"
                      f"{ratio(c['capabilities']):>8}{ratio(c['instructions']):>8}{ratio(c['operands']):>10}"
                      f"{ratio(c['commands']):>10}")
     missing = gaps(coverage)

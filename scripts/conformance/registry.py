@@ -47,7 +47,8 @@ def _value(v):
 
 
 def spirv_universe(grammar_json, spirv_extensions):
-    """{capabilities: {name: [aliases]}, instructions: {opcode: opname}, operands: ["Kind.Enumerant"]}."""
+    """{capabilities: {name: [aliases]}, instructions: {opcode: opname}, operands: ["Kind.Enumerant"],
+    scanned_opcodes: the instructions whose operands can hold those enumerants}."""
     capability_kind = next(k for k in grammar_json["operand_kinds"] if k["kind"] == "Capability")
     caps = {}
     for e in capability_kind["enumerants"]:
@@ -84,5 +85,13 @@ def spirv_universe(grammar_json, spirv_extensions):
             if (own_caps and not own_caps & cap_names) or (own_exts and not own_exts & set(spirv_extensions)):
                 continue  # belongs to another extension (RowBlockedInterleavedARM, DecodeVectorFunc)
             operands.append(f"{kind}.{e['enumerant']}")
+    # Enumerants the extension's capabilities enable in kinds its instructions do not take (the
+    # execution modes and storage class of tile image; all of decode_vector, which has no instructions).
+    for kind in sorted(set(kinds) - chosen - {"Capability"}):
+        operands += [f"{kind}.{e['enumerant']}" for e in kinds[kind].get("enumerants", [])
+                     if set(e.get("capabilities", [])) & set(caps)]
+    operand_kinds = {o.split(".")[0] for o in operands}
+    scanned = {i["opcode"] for i in grammar_json["instructions"]
+               if {o["kind"] for o in i.get("operands", [])} & operand_kinds}
     return {"capabilities": caps, "instructions": {op: i["opname"] for op, i in instructions.items()},
-            "operands": operands}
+            "operands": operands, "scanned_opcodes": scanned | set(instructions)}
