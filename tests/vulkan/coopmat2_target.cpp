@@ -2,6 +2,12 @@
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include <algorithm>
+#include <cstring>
+
+#include "coopmat_scalars.h"
+
+#include "library_lowering.h"
 #include "vulkan_context.h"
 
 namespace vkpolyfill::test {
@@ -17,6 +23,7 @@ BlockLoadFeatures::BlockLoadFeatures() {
     decode_vector_ = vku::InitStructHelper();
     decode_vector_.cooperativeMatrixDecodeVector = VK_TRUE;
     coopmat2_ = vku::InitStructHelper();
+    coopmat2_.cooperativeMatrixWorkgroupScope = VK_TRUE;
     coopmat2_.cooperativeMatrixFlexibleDimensions = VK_TRUE;
     coopmat2_.cooperativeMatrixConversions = VK_TRUE;
     coopmat2_.cooperativeMatrixTensorAddressing = VK_TRUE;
@@ -49,6 +56,35 @@ lowering::Target coopmat2_target(VkPhysicalDevice physical_device, uint32_t max_
                      lowering::bit(lowering::Emulated::NvTensorAddressing) |
                      lowering::bit(lowering::Emulated::NvCooperativeMatrixDecodeVector);
     return target;
+}
+
+std::vector<float> run_block_load(const BlockLoadRun& r) {
+    BlockLoadFeatures features;
+    Context context(features.options(r.through_layer));
+    std::vector<uint32_t> words = read_shader(r.shader);
+    if (!r.through_layer) words = lower_checked(words, coopmat2_target(context.physical_device, 16384));
+    if (words.empty()) return {};
+
+    std::vector<Buffer> buffers;
+    buffers.push_back(context.create_buffer(r.params.size() * sizeof(uint32_t)));
+    std::memcpy(buffers.back().mapped, r.params.data(), r.params.size() * sizeof(uint32_t));
+    for (std::span<const uint8_t> bytes : r.weights) {
+        buffers.push_back(context.create_buffer(bytes.size()));
+        std::memcpy(buffers.back().mapped, bytes.data(), bytes.size());
+    }
+    buffers.push_back(context.create_buffer(std::max<size_t>(r.b.size(), 2) * 2));
+    for (size_t i = 0; i < r.b.size(); ++i) buffers.back().as<uint16_t>()[i] = coopmat::half_from_double(r.b[i]);
+    buffers.push_back(context.create_buffer(r.outputs * sizeof(float)));
+    for (float& x : buffers.back().as<float>()) x = kUntouched;
+
+    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
+    const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &r.op};
+    ComputePipeline pipeline = context.create_compute_pipeline(words, uint32_t(buffers.size()), 0, &specialization);
+    std::vector<const Buffer*> bound;
+    for (const Buffer& buffer : buffers) bound.push_back(&buffer);
+    context.dispatch(pipeline, bound, {}, r.groups_x, r.groups_y);
+    const std::span<float> out = buffers.back().as<float>();
+    return {out.begin(), out.end()};
 }
 
 }  // namespace vkpolyfill::test

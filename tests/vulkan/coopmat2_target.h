@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
 
 #include <vulkan/vulkan_core.h>
 
@@ -33,5 +36,23 @@ class BlockLoadFeatures {
 uint32_t subgroup_size(VkPhysicalDevice physical_device);
 
 lowering::Target coopmat2_target(VkPhysicalDevice physical_device, uint32_t max_shared_memory_bytes);
+
+// One dispatch of a block-load shader (shaders/tests/coopmat2/tensor_decode*.comp). Its bindings, in
+// order: the parameters, one buffer per entry of `weights`, B (f16) and the float results, which start
+// as kUntouched. Lowered by the library (and checked) unless the layer lowers it.
+struct BlockLoadRun {
+    std::string shader;  // under the compiled shader directory
+    uint32_t op;         // specialization constant 0
+    std::vector<uint32_t> params;
+    std::vector<std::span<const uint8_t>> weights;
+    std::vector<float> b;
+    size_t outputs;
+    uint32_t groups_x = 1, groups_y = 1;
+    bool through_layer = false;
+};
+constexpr float kUntouched = -7.0f;
+
+// The results; empty when the module did not lower (the test has failed then).
+std::vector<float> run_block_load(const BlockLoadRun& run);
 
 }  // namespace vkpolyfill::test

@@ -1,5 +1,6 @@
 #include "library_lowering.h"
 
+#include <gtest/gtest.h>
 #include <spirv/unified1/spirv.hpp>
 
 #include <atomic>
@@ -10,6 +11,10 @@
 #include <fstream>
 #include <unordered_map>
 #include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "vkpolyfill/lowering/validate.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -53,6 +58,16 @@ lowering::Result lower_and_dump(std::span<const uint32_t> words, const lowering:
     write(stem.string() + ".original.spv", with_specialization(words, options));
     if (result.ok) write(stem.string() + ".lowered.spv", result.words);
     return result;
+}
+
+std::vector<uint32_t> lower_checked(std::span<const uint32_t> words, const lowering::Target& target,
+                                    const lowering::Options& options) {
+    const lowering::Result lowered = lower_and_dump(words, target, options);
+    EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
+    if (!lowered.ok) return {};
+    const std::string invalid = lowering::validate(lowered.words, VK_API_VERSION_1_3);
+    EXPECT_EQ(invalid, "");
+    return invalid.empty() ? lowered.words : std::vector<uint32_t>{};
 }
 
 }  // namespace vkpolyfill::test

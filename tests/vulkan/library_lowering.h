@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "vkpolyfill/lowering/lower.h"
 
@@ -15,5 +16,10 @@ namespace vkpolyfill::test {
 // constants' defaults: the accounting reads defaults) and "<n>.lowered.spv" in the dump directory.
 lowering::Result lower_and_dump(std::span<const uint32_t> words, const lowering::Target& target,
                                 const lowering::Options& options = {});
+
+// lower_and_dump() for a case that runs the result: a module that does not lower or that spirv-val
+// (Vulkan 1.3) refuses fails the test (non-fatally) and comes back empty.
+std::vector<uint32_t> lower_checked(std::span<const uint32_t> words, const lowering::Target& target,
+                                    const lowering::Options& options = {});
 
 }  // namespace vkpolyfill::test

@@ -6,15 +6,11 @@
 // (Constant clamping on loads, discarded stores), against a CPU GEMM, lowered by the library and
 // by the layer at pipeline creation (where the layer reports tensorAddressing and blockLoads).
 #include <gtest/gtest.h>
-#include <vulkan/utility/vk_struct_helper.hpp>
 
 #include <cstring>
 
 #include "coopmat_scalars.h"
 #include "coopmat2_target.h"
-#include "library_lowering.h"
-#include "vkpolyfill/lowering/lower.h"
-#include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
 
 namespace vkpolyfill::test {
@@ -58,53 +54,17 @@ Weights make_weights(uint32_t rows, uint32_t columns) {
     return w;
 }
 
-struct Run {
-    uint32_t op;
-    std::vector<uint32_t> params;  // M, N, K, first row, first column
-    const Weights& weights;
-    std::vector<float> b;          // K x N, f16 values
-    size_t outputs;
-    uint32_t groups_x = 1, groups_y = 1;
-    bool through_layer = false;  // the layer lowers the shader at pipeline creation, else the library
-};
-
-constexpr float kUntouched = -7.0f;
-
-std::vector<float> run(const Run& r) {
-    BlockLoadFeatures features;
-    Context context(features.options(r.through_layer));
-
-    std::vector<uint32_t> words = read_shader("tests/coopmat2/tensor_decode.comp");
-    if (!r.through_layer) {
-        const lowering::Result lowered = lower_and_dump(words, coopmat2_target(context.physical_device, 16384), {});
-        EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
-        EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
-        if (!lowered.ok) return {};
-        words = lowered.words;
-    }
-
-    Buffer params = context.create_buffer(r.params.size() * 4);
-    std::memcpy(params.mapped, r.params.data(), r.params.size() * 4);
-    Buffer q4 = context.create_buffer(r.weights.q4.size()), q8 = context.create_buffer(r.weights.q8.size());
-    std::memcpy(q4.mapped, r.weights.q4.data(), r.weights.q4.size());
-    std::memcpy(q8.mapped, r.weights.q8.data(), r.weights.q8.size());
-    Buffer b = context.create_buffer(std::max<size_t>(r.b.size(), 2) * 2);
-    for (size_t i = 0; i < r.b.size(); ++i) b.as<uint16_t>()[i] = half_from_double(r.b[i]);
-    Buffer out = context.create_buffer(r.outputs * sizeof(float));
-    for (float& x : out.as<float>()) x = kUntouched;
-    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-    const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &r.op};
-    ComputePipeline pipeline = context.create_compute_pipeline(words, 5, 0, &specialization);
-    const Buffer* buffers[] = {&params, &q4, &q8, &b, &out};
-    context.dispatch(pipeline, buffers, {}, r.groups_x, r.groups_y);
-    return {out.as<float>().begin(), out.as<float>().end()};
+std::vector<float> run(uint32_t op, std::vector<uint32_t> params, const Weights& w, std::vector<float> b, size_t outputs,
+                       uint32_t groups_x = 1, uint32_t groups_y = 1, bool through_layer = false) {
+    return run_block_load({"tests/coopmat2/tensor_decode.comp", op, std::move(params), {w.q4, w.q8}, std::move(b), outputs,
+                           groups_x, groups_y, through_layer});
 }
 
 // OP 0 and 1: a 16 x 64 tile at (first row, first column), outside the tensor the clamp value 0.
 void check_tile(uint32_t op, uint32_t first_row, uint32_t first_column) {
     const Weights w = make_weights(20, 128);
     const std::vector<float>& values = op == 0 ? w.q4_values : w.q8_values;
-    const std::vector<float> got = run({op, {w.rows, 0, w.columns, first_row, first_column}, w, {}, 16 * 64});
+    const std::vector<float> got = run(op, {w.rows, 0, w.columns, first_row, first_column}, w, {}, 16 * 64);
     ASSERT_EQ(got.size(), 16u * 64u);
     for (uint32_t r = 0; r < 16; ++r) {
         for (uint32_t c = 0; c < 64; ++c) {
@@ -123,7 +83,7 @@ void check_gemm(bool through_layer) {
     const Weights a = make_weights(M, K);
     std::vector<float> b(K * N);
     for (uint32_t i = 0; i < b.size(); ++i) b[i] = float(int((i * 11 + 3) % 9) - 4) / 4.0f;  // exact in f16
-    const std::vector<float> got = run({2, {M, N, K, 0, 0}, a, b, M * N, (N + 15) / 16, (M + 15) / 16, through_layer});
+    const std::vector<float> got = run(2, {M, N, K, 0, 0}, a, b, M * N, (N + 15) / 16, (M + 15) / 16, through_layer);
     ASSERT_EQ(got.size(), size_t{M} * N);
     for (uint32_t m = 0; m < M; ++m) {
         for (uint32_t n = 0; n < N; ++n) {

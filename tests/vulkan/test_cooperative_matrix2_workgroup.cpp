@@ -15,7 +15,6 @@
 #include "coopmat_compare.h"
 #include "library_lowering.h"
 #include "vkpolyfill/lowering/lower.h"
-#include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
 
 namespace vkpolyfill::test {
@@ -70,10 +69,7 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device) {
     target.subgroup_size = subgroup_size(physical_device);
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
-    const lowering::Result lowered = lower_and_dump(read_shader("tests/coopmat2/workgroup_attention.comp"), target, {});
-    EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
-    EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
-    return lowered.ok ? lowered.words : std::vector<uint32_t>{};
+    return lower_checked(read_shader("tests/coopmat2/workgroup_attention.comp"), target);
 }
 
 std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs) {
