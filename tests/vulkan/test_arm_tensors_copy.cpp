@@ -22,6 +22,16 @@ struct Region {
     std::vector<uint64_t> source_offset, destination_offset, extent;
 };
 
+Region whole(const std::vector<int64_t>& dimensions) {
+    Region r;
+    for (int64_t n : dimensions) {
+        r.source_offset.push_back(0);
+        r.destination_offset.push_back(0);
+        r.extent.push_back(static_cast<uint64_t>(n));
+    }
+    return r;
+}
+
 void fill_source(const TestTensor& t) {
     const size_t bytes = static_cast<size_t>(t.strides[0] * t.dimensions[0]);
     for (size_t i = 0; i < bytes; ++i) t.data[i] = static_cast<std::byte>((i * 7 + 3) & 0xff);
@@ -31,7 +41,8 @@ void fill_source(const TestTensor& t) {
 // the canary everywhere else in the destination's memory.
 std::vector<std::byte> reference(const TestTensor& source, const TestTensor& destination, const std::vector<Region>& regions) {
     std::vector<std::byte> expected(destination.size, kCanary);
-    for (const Region& r : regions) {
+    for (const Region& given : regions) {
+        const Region r = given.extent.empty() ? whole(source.dimensions) : given;
         const size_t rank = r.extent.size();
         std::vector<uint64_t> index(rank, 0);
         const uint64_t count = std::accumulate(r.extent.begin(), r.extent.end(), uint64_t{1}, std::multiplies<>());
@@ -55,11 +66,11 @@ void copy(TensorDevice& device, const TestTensor& source, const TestTensor& dest
           VkCommandBuffer cb) {
     std::vector<VkTensorCopyARM> copies;
     for (const Region& r : regions) {
-        VkTensorCopyARM region = vku::InitStructHelper();
+        VkTensorCopyARM region = vku::InitStructHelper();  // an empty Region: dimensionCount 0, the whole tensor
         region.dimensionCount = static_cast<uint32_t>(r.extent.size());
-        region.pSrcOffset = r.source_offset.data();
-        region.pDstOffset = r.destination_offset.data();
-        region.pExtent = r.extent.data();
+        region.pSrcOffset = r.source_offset.empty() ? nullptr : r.source_offset.data();
+        region.pDstOffset = r.destination_offset.empty() ? nullptr : r.destination_offset.data();
+        region.pExtent = r.extent.empty() ? nullptr : r.extent.data();
         copies.push_back(region);
     }
     VkCopyTensorInfoARM info = vku::InitStructHelper();
@@ -91,18 +102,13 @@ void check_copy(VkFormat format, const std::vector<int64_t>& dimensions, const s
     EXPECT_EQ(device.messages.count("vkpolyfill-tensor"), 0u) << device.messages.dump();
 }
 
-Region whole(const std::vector<int64_t>& dimensions) {
-    Region r;
-    for (int64_t n : dimensions) {
-        r.source_offset.push_back(0);
-        r.destination_offset.push_back(0);
-        r.extent.push_back(static_cast<uint64_t>(n));
-    }
-    return r;
-}
-
 TEST(ArmTensorsCopy, APackedTensorIsCopiedWhole) {
     check_copy(VK_FORMAT_R32_SFLOAT, {3, 5, 7}, {}, {}, {whole({3, 5, 7})});
+}
+
+TEST(ArmTensorsCopy, ARegionOfDimensionCountZeroIsTheWholeTensor) {
+    check_copy(VK_FORMAT_R32_SFLOAT, {3, 5, 7}, {}, {}, {Region{}});                          // packed: one buffer copy
+    check_copy(VK_FORMAT_R16_UINT, {5, 3, 3}, {3 * 5 * 2, 5 * 2, 2}, {3 * 4 * 2, 4 * 2, 2}, {Region{}});  // compute copy
 }
 
 TEST(ArmTensorsCopy, StridedTensorsWithLongRowsAreCopiedRowByRow) {
@@ -377,13 +383,68 @@ TEST(ArmTensorsCopy, Maintenance6PushesSurviveAComputeCopy) { check_state_surviv
 TEST(ArmTensorsCopy, Maintenance6TemplatePushesSurviveAComputeCopy) { check_state_survives(StateCalls::PushTemplate2); }
 TEST(ArmTensorsCopy, Maintenance6BindsSurviveAComputeCopy) { check_state_survives(StateCalls::Bind2); }
 
+// A refused copy records nothing: the destination keeps every byte, and the message names the rule.
+void check_refused(TensorDevice& device, const TestTensor& source, const TestTensor& destination, const std::vector<Region>& regions,
+                   const char* message) {
+    const std::vector<std::byte> before(destination.data, destination.data + destination.size);
+    const size_t reported = device.messages.count("vkpolyfill-tensor", message);
+    device.run([&](VkCommandBuffer cb) { copy(device, source, destination, regions, cb); });
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", message), reported + 1) << device.messages.dump();
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), destination.data));
+    EXPECT_TRUE(TensorDevice::canaries_intact(destination));
+}
+
 TEST(ArmTensorsCopy, ACopyBetweenMismatchedTensorsIsRefusedWithAMessage) {
     TensorDevice device;
     const TestTensor a = device.create(VK_FORMAT_R32_UINT, {4, 4});
     const TestTensor b = device.create(VK_FORMAT_R32_UINT, {2, 4});
-    device.run([&](VkCommandBuffer cb) { copy(device, a, b, {whole({4, 4})}, cb); });
-    EXPECT_EQ(device.messages.count("vkpolyfill-tensor", "pRegions[0] in dimension 0"), 1u) << device.messages.dump();
-    EXPECT_TRUE(std::all_of(b.data, b.data + b.size, [](std::byte x) { return x == kCanary; }));
+    check_refused(device, a, b, {whole({4, 4})}, "pRegions[0] in dimension 0");
+}
+
+TEST(ArmTensorsCopy, OffsetsThatWouldWrapAroundAreRefused) {
+    TensorDevice device;
+    const TestTensor a = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    const TestTensor b = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    fill_source(a);
+    // offset + extent wraps to 1: within the tensor if the sum were trusted.
+    check_refused(device, a, b, {{{UINT64_MAX, 0}, {0, 0}, {2, 4}}}, "pRegions[0] in dimension 0");
+    check_refused(device, a, b, {{{0, 0}, {0, 2}, {4, UINT64_MAX - 1}}}, "pRegions[0] in dimension 1");
+}
+
+TEST(ArmTensorsCopy, OverlappingRegionsAreRefused) {
+    TensorDevice device;
+    const TestTensor a = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    const TestTensor b = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    fill_source(a);
+    check_refused(device, a, a, {{{0, 0}, {1, 0}, {2, 4}}}, "same tensor and pRegions[0]'s destination overlaps pRegions[0]'s source");
+    check_refused(device, a, a, {{{0, 0}, {2, 0}, {2, 4}}, {{2, 0}, {0, 0}, {1, 4}}}, "pRegions[0]'s destination overlaps pRegions[1]'s source");
+    check_refused(device, a, b, {{{0, 0}, {0, 0}, {2, 4}}, {{2, 0}, {1, 0}, {2, 4}}}, "the destinations of pRegions[0] and pRegions[1] overlap");
+    check_refused(device, a, a, {Region{}}, "same tensor");
+}
+
+TEST(ArmTensorsCopy, DisjointRegionsOfOneTensorAreCopied) {
+    TensorDevice device;
+    const TestTensor a = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    fill_source(a);
+    const std::vector<std::byte> before(a.data, a.data + a.size);
+    device.run([&](VkCommandBuffer cb) { copy(device, a, a, {{{0, 0}, {2, 0}, {2, 4}}}, cb); });  // rows 0-1 onto rows 2-3
+    const size_t half = a.offset({2, 0});
+    EXPECT_TRUE(std::equal(before.begin(), before.begin() + half, a.data));         // the source rows are unchanged
+    EXPECT_TRUE(std::equal(before.begin(), before.begin() + half, a.data + half));  // and now the destination's too
+    EXPECT_EQ(device.messages.count("vkpolyfill-tensor"), 0u) << device.messages.dump();
+}
+
+TEST(ArmTensorsCopy, ACopyOfATensorWithoutMemoryIsRefused) {
+    TensorDevice device;
+    const TestTensor bound = device.create(VK_FORMAT_R32_UINT, {4, 4});
+    const VolkDeviceTable& vk = device.context().vk;
+    const VkTensorDescriptionARM description = tensor_description(VK_FORMAT_R32_UINT, {4, 4}, {}, VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM);
+    VkTensorCreateInfoARM info = vku::InitStructHelper();
+    info.pDescription = &description;
+    TestTensor unbound = bound;
+    ASSERT_EQ(vk.vkCreateTensorARM(device.context().device, &info, nullptr, &unbound.tensor), VK_SUCCESS);
+    check_refused(device, unbound, bound, {Region{}}, "srcTensor is not bound to memory (VUID-VkCopyTensorInfoARM-srcTensor-09694)");
+    vk.vkDestroyTensorARM(device.context().device, unbound.tensor, nullptr);
 }
 
 }  // namespace
