@@ -49,8 +49,10 @@ std::string_view opcode_name(uint32_t opcode) {
     return info ? info->name : std::string_view{};
 }
 
-std::string_view capability_name(uint32_t capability) {
-    const EnumerantInfo* enumerant = find_enumerant(OperandKind::Capability, capability);
+std::string_view capability_name(uint32_t capability) { return enumerant_name(OperandKind::Capability, capability); }
+
+std::string_view enumerant_name(OperandKind kind, uint32_t value) {
+    const EnumerantInfo* enumerant = find_enumerant(kind, value);
     return enumerant ? enumerant->name : std::string_view{};
 }
 

@@ -67,5 +67,6 @@ bool is_known_extension(std::string_view name);
 // Names for messages; empty when the grammar does not know the number.
 std::string_view opcode_name(uint32_t opcode);
 std::string_view capability_name(uint32_t capability);
+std::string_view enumerant_name(OperandKind kind, uint32_t value);  // a storage class, a dimension, ...
 
 }  // namespace vkpolyfill::lowering::grammar

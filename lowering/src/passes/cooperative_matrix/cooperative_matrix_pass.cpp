@@ -9,6 +9,7 @@
 #include "ir/instruction_text.h"
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
+#include "passes/common/entry_point_reach.h"
 #include "passes/cooperative_matrix/element_ops.h"
 #include "passes/cooperative_matrix/lowering_state.h"
 #include "passes/cooperative_matrix/memory_access.h"
@@ -68,11 +69,36 @@ bool passes_matrices_through(uint32_t opcode) {
     }
 }
 
+// The instructions of these extensions that compute on matrices.
+bool is_matrix_operation(uint32_t opcode) {
+    switch (opcode) {
+        case spv::OpCooperativeMatrixLoadKHR:
+        case spv::OpCooperativeMatrixStoreKHR:
+        case spv::OpCooperativeMatrixMulAddKHR:
+        case spv::OpCooperativeMatrixLengthKHR:
+        case spv::OpCooperativeMatrixReduceNV:
+        case spv::OpCooperativeMatrixPerElementOpNV:
+        case spv::OpCooperativeMatrixConvertNV:
+        case spv::OpCooperativeMatrixTransposeNV:
+        case spv::OpCooperativeMatrixLoadTensorNV:
+        case spv::OpCooperativeMatrixStoreTensorNV:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The layer reports cooperativeMatrixSupportedStages = compute: the lane layouts need the fixed
+// subgroup size only compute pipelines can ask for.
+constexpr StageRule kComputeOnly{[](uint32_t model) { return model == spv::ExecutionModelGLCompute; }, is_matrix_operation,
+                                 "a compute shader", "cooperative matrices are supported in compute shaders only"};
+
 class CooperativeMatrixPass final : public Pass {
   public:
     std::string_view name() const override { return "cooperative matrices (KHR and NV2)"; }
 
     bool run(PassContext& context) override {
+        if (report_outside_allowed_stages(context.module, kComputeOnly, context.diagnostics)) return false;
         LoweringState state(context);
         if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
         Scratch scratch(state);

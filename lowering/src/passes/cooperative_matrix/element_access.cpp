@@ -4,6 +4,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "grammar/grammar.h"
 #include "passes/cooperative_matrix/component_bits.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -125,6 +126,13 @@ std::optional<AccessPath> ElementAccess::traced(const ir::Module& module, uint32
     if (!path) {
         why = "its pointer does not come from an access chain into an array of a variable or of a "
               "PhysicalStorageBuffer pointer (pointers through OpPhi, OpSelect or parameters are not supported)";
+        return std::nullopt;
+    }
+    // The storage classes SPV_KHR_cooperative_matrix and SPV_NV_cooperative_matrix2 allow.
+    if (path->storage_class != spv::StorageClassStorageBuffer && path->storage_class != spv::StorageClassPhysicalStorageBuffer &&
+        path->storage_class != spv::StorageClassWorkgroup) {
+        why = std::format("its pointer is into storage class {}, not StorageBuffer, PhysicalStorageBuffer or Workgroup",
+                          grammar::enumerant_name(grammar::OperandKind::StorageClass, path->storage_class));
         return std::nullopt;
     }
     for (uint32_t index : path->indices) {

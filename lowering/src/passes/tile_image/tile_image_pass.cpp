@@ -7,8 +7,8 @@
 
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
+#include "passes/common/entry_point_reach.h"
 #include "passes/tile_image/attachment_reads.h"
-#include "passes/tile_image/fragment_only.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
@@ -33,6 +33,9 @@ bool is_constant(const ir::Instruction* definition) {
     }
 }
 
+constexpr StageRule kFragmentOnly{[](uint32_t model) { return model == spv::ExecutionModelFragment; }, tile_image::is_tile_image_read,
+                                  "a fragment shader", "tile images are read by fragment shaders only"};
+
 class TileImagePass final : public Pass {
   public:
     std::string_view name() const override { return "SPV_EXT_shader_tile_image"; }
@@ -40,7 +43,7 @@ class TileImagePass final : public Pass {
     bool run(PassContext& context) override {
         const std::vector<TileVariable> variables = tile_image::find_tile_variables(context.module, context.diagnostics);
         if (context.diagnostics.has_errors()) return false;
-        if (tile_image::report_reads_outside_fragment_shaders(context.module, context.diagnostics)) return false;
+        if (report_outside_allowed_stages(context.module, kFragmentOnly, context.diagnostics)) return false;
         if (tile_image::report_malformed_reads(context.module, context.diagnostics)) return false;
         ir::Module& module = context.module;
         const bool dynamic_index = indexes_dynamically(module, variables);

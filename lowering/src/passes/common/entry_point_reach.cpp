@@ -1,4 +1,4 @@
-#include "passes/tile_image/fragment_only.h"
+#include "passes/common/entry_point_reach.h"
 
 #include <format>
 #include <spirv/unified1/spirv.hpp>
@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "ir/instruction_text.h"
-#include "passes/tile_image/read_operands.h"
 
-namespace vkpolyfill::lowering::tile_image {
-bool report_reads_outside_fragment_shaders(const ir::Module& module, Diagnostics& diagnostics) {
+namespace vkpolyfill::lowering {
+
+bool report_outside_allowed_stages(const ir::Module& module, const StageRule& rule, Diagnostics& diagnostics) {
     std::unordered_map<uint32_t, const ir::Function*> functions;
     for (const auto& function : module.functions) functions.emplace(function->id(), function.get());
     std::unordered_set<const ir::Instruction*> reported;
     for (const auto& entry_point : module.entry_points) {
-        if (entry_point->word(1) == spv::ExecutionModelFragment) continue;
+        if (rule.allowed_model(entry_point->word(1))) continue;
         const std::string name = ir::decode_literal_string(entry_point->words().subspan(3));
         // The functions the entry point calls, directly or not.
         std::vector<uint32_t> pending{entry_point->word(2)};
@@ -27,10 +27,9 @@ bool report_reads_outside_fragment_shaders(const ir::Module& module, Diagnostics
             if (!visited.insert(id).second || found == functions.end()) continue;
             found->second->for_each_instruction([&](const ir::Instruction& instruction) {
                 if (instruction.opcode() == spv::OpFunctionCall) pending.push_back(instruction.word(3));
-                if (!is_tile_image_read(instruction.opcode()) || !reported.insert(&instruction).second) return;
-                diagnostics.error(std::format("{} is reachable from entry point \"{}\", which is not a fragment shader: tile images "
-                                              "are read by fragment shaders only",
-                                              instruction.name(), name),
+                if (!rule.watched(instruction.opcode()) || !reported.insert(&instruction).second) return;
+                diagnostics.error(std::format("{} is reachable from entry point \"{}\", which is not {}: {}", instruction.name(), name,
+                                              rule.allowed_stages, rule.rule),
                                   instruction.source_offset(), ir::instruction_text(instruction.words(), module));
             });
         }
@@ -38,4 +37,4 @@ bool report_reads_outside_fragment_shaders(const ir::Module& module, Diagnostics
     return !reported.empty();
 }
 
-}  // namespace vkpolyfill::lowering::tile_image
+}  // namespace vkpolyfill::lowering
