@@ -1,8 +1,8 @@
 // Decode functions written as llama.cpp's K-quant and IQ kernels write them
 // (shaders/tests/coopmat2/tensor_decode_superblock.comp): 256-weight super-blocks with a scale and a
 // minimum per 32 weights, read through buffer-reference casts to a second packed view of the block,
-// and a code book the workgroup copies to shared memory; the weights come from a StorageBuffer
-// descriptor. Checked against a CPU dequantization (a subgroup-scope tile) and a CPU GEMM (a
+// and a code book the workgroup copies to shared memory, directly and through helper functions the
+// pointer is passed on to; the weights come from a StorageBuffer descriptor. Checked against a CPU dequantization (a subgroup-scope tile) and a CPU GEMM (a
 // workgroup-scope GEMM with clamped edges), lowered by the library and by the layer.
 #include <gtest/gtest.h>
 
@@ -59,10 +59,10 @@ std::vector<float> run(uint32_t op, std::vector<uint32_t> params, const SuperBlo
 }
 
 // A 16 x 64 tile that straddles two super-blocks and the tensor's last row (0 beyond it).
-void check_tile(bool through_layer) {
+void check_tile(uint32_t op, bool through_layer) {
     const SuperBlockWeights w = make_weights(20, 512);
     constexpr uint32_t first_row = 8, first_column = 224;
-    const std::vector<float> got = run(0, {w.rows, 0, w.columns, first_row, first_column}, w, {}, 16 * 64, 1, through_layer);
+    const std::vector<float> got = run(op, {w.rows, 0, w.columns, first_row, first_column}, w, {}, 16 * 64, 1, through_layer);
     ASSERT_EQ(got.size(), 16u * 64u);
     for (uint32_t r = 0; r < 16; ++r) {
         for (uint32_t c = 0; c < 64; ++c) {
@@ -73,8 +73,11 @@ void check_tile(bool through_layer) {
     }
 }
 
-TEST(CooperativeMatrix2DecodeSuperBlock, TileMatchesCpu) { check_tile(false); }
-TEST(CooperativeMatrix2DecodeSuperBlock, TileThroughTheLayerMatchesCpu) { check_tile(true); }
+TEST(CooperativeMatrix2DecodeSuperBlock, TileMatchesCpu) { check_tile(0, false); }
+TEST(CooperativeMatrix2DecodeSuperBlock, TileThroughTheLayerMatchesCpu) { check_tile(0, true); }
+// The decode function hands its pointer on to helper functions: their clones read through the offset.
+TEST(CooperativeMatrix2DecodeSuperBlock, DecodeThroughHelperFunctionsMatchesCpu) { check_tile(2, false); }
+TEST(CooperativeMatrix2DecodeSuperBlock, DecodeThroughHelperFunctionsThroughTheLayerMatchesCpu) { check_tile(2, true); }
 
 // A workgroup-scope GEMM with M and N not multiples of its 32 x 32 tile.
 void check_gemm(bool through_layer) {

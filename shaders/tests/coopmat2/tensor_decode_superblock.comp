@@ -7,7 +7,7 @@
 // StorageBuffer descriptor, so the lowering re-targets the casts and keeps the table reads.
 // OP 0: a subgroup-scope 16 x 64 tile at (p[3], p[4]) stored as floats; OP 1: a workgroup-scope
 // GEMM tile per workgroup (32 x 32, K step 32), C = A x B with A decoded and B f16, edges clamped
-// on loads and discarded on stores.
+// on loads and discarded on stores; OP 2: OP 0 through a decode function that calls helpers.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -44,6 +44,21 @@ float16_t decodeSuperBlock(const in decodeBufSB bl, const in uint blockCoords[2]
     return dm.x * float16_t(scale_min & 0xF) * table[q] - dm.y * float16_t(scale_min >> 4);
 }
 
+// The same decoding through helper functions the decode function passes its pointer on to (glslang
+// passes it in a Function variable), as larger decoders are written.
+f16vec2 sub_block_scale_and_minimum(decodeBufSB bl, uint sub) {
+    const uint scale_min = (bl.block.scales[sub >> 2] >> (8 * (sub & 3))) & 0xFF;
+    return f16vec2(bl.block.dm.x * float16_t(scale_min & 0xF), bl.block.dm.y * float16_t(scale_min >> 4));
+}
+
+uint weight_code(decodeBufSB16 bl16, uint idx) { return (uint(bl16.block.qs[idx >> 2]) >> (4 * (idx & 3))) & 0xF; }
+
+float16_t decodeThroughHelpers(const in decodeBufSB bl, const in uint blockCoords[2], const in uint coordInBlock[2]) {
+    const uint idx = coordInBlock[1];
+    const f16vec2 scale = sub_block_scale_and_minimum(bl, idx >> 5);
+    return scale.x * table[weight_code(decodeBufSB16(bl), idx)] - scale.y;
+}
+
 // An M x K weight tensor of 1 x 256 blocks.
 tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> weight_layout() {
     tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> t = createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
@@ -55,10 +70,14 @@ void main() {
     if (gl_LocalInvocationIndex < 16) table[gl_LocalInvocationIndex] = float16_t(table_values[gl_LocalInvocationIndex]) * float16_t(0.25);
     barrier();
     const uint M = p[0], N = p[1], K = p[2];
-    if (OP == 0) {
+    if (OP == 0 || OP == 2) {
         if (gl_SubgroupID != 0) return;
         coopmat<float16_t, gl_ScopeSubgroup, 16, 64, gl_MatrixUseAccumulator> w;
-        coopMatLoadTensorNV(w, weights, 0, sliceTensorLayoutNV(weight_layout(), p[3], 16, p[4], 64), decodeSuperBlock);
+        if (OP == 0) {
+            coopMatLoadTensorNV(w, weights, 0, sliceTensorLayoutNV(weight_layout(), p[3], 16, p[4], 64), decodeSuperBlock);
+        } else {
+            coopMatLoadTensorNV(w, weights, 0, sliceTensorLayoutNV(weight_layout(), p[3], 16, p[4], 64), decodeThroughHelpers);
+        }
         coopmat<float, gl_ScopeSubgroup, 16, 64, gl_MatrixUseAccumulator> f = coopmat<float, gl_ScopeSubgroup, 16, 64, gl_MatrixUseAccumulator>(w);
         coopMatStore(f, result, 0, 64, gl_CooperativeMatrixLayoutRowMajor);
         return;

@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/decode_clone.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
@@ -14,28 +15,58 @@
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
+// What a clone makes of each parameter of the function it copies.
+enum class Parameter : uint32_t {
+    Keep,          // as it is
+    Offset,        // a PhysicalStorageBuffer pointer into the block: its byte offset, a uint
+    OffsetHolder,  // a Function variable holding such a pointer (how glslang passes one on): a uint variable
+};
+
+uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words, const std::vector<Parameter>& parameters,
+                         std::string& why);
+
 class DecodeClone {
   public:
-    DecodeClone(LoweringState& state, uint32_t words) : state_(state), module_(state.module()), address_(state, words) {}
+    DecodeClone(LoweringState& state, uint32_t words) : state_(state), module_(state.module()), words_(words), address_(state, words) {}
 
-    uint32_t clone(const ir::Function& original, std::string& why) {
+    uint32_t clone(const ir::Function& original, const std::vector<Parameter>& parameters, std::string& why) {
         original.for_each_instruction([&](const ir::Instruction& instruction) {
             if (const uint32_t id = instruction.result_id()) ids_[id] = module_.take_next_id();
         });
         auto copy = std::make_unique<ir::Function>();
         const ir::Instruction& header = *original.header.front();
-        const uint32_t pointer = original.header.size() > 1 ? original.header[1]->result_id() : 0;
-        std::vector<uint32_t> parameter_types{state_.uint_type()};
-        for (size_t i = 2; i < original.header.size(); ++i) {
-            if (original.header[i]->opcode() == spv::OpFunctionParameter) parameter_types.push_back(original.header[i]->type_id());
+        std::vector<uint32_t> parameter_types;
+        std::vector<std::pair<const ir::Instruction*, uint32_t>> parameter_words;  // original, the clone's type
+        for (size_t i = 1; i < original.header.size(); ++i) {
+            const ir::Instruction& parameter = *original.header[i];
+            if (parameter.opcode() != spv::OpFunctionParameter) continue;
+            const Parameter kind = parameter_words.size() < parameters.size() ? parameters[parameter_words.size()] : Parameter::Keep;
+            uint32_t type = parameter.type_id();
+            if (kind == Parameter::Offset) {
+                if (!is_physical_pointer(type)) {
+                    fail(why, "a pointer argument's parameter is not a PhysicalStorageBuffer pointer");
+                    return 0;
+                }
+                tracked_[parameter.result_id()] = {ids_.at(parameter.result_id()), pointee(type)};
+                type = state_.uint_type();
+            } else if (kind == Parameter::OffsetHolder) {
+                if (!holds_physical_pointer(type)) {
+                    fail(why, "a pointer variable's parameter does not hold a pointer");
+                    return 0;
+                }
+                variables_[parameter.result_id()] = pointee(pointee(type));
+                type = state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type());
+            }
+            parameter_types.push_back(type);
+            parameter_words.emplace_back(&parameter, type);
         }
         const uint32_t function_type = state_.types().get_type_function(header.type_id(), parameter_types);
         const uint32_t function_words[] = {header.type_id(), ids_.at(header.result_id()), header.word(3), function_type};
         add(copy->header, spv::OpFunction, function_words);
-        const uint32_t offset_words[] = {state_.uint_type(), ids_.at(pointer)};
-        add(copy->header, spv::OpFunctionParameter, offset_words);
-        tracked_[pointer] = {ids_.at(pointer), pointee(module_.type_of(pointer))};
-        for (size_t i = 2; i < original.header.size(); ++i) copy_instruction(copy->header, *original.header[i]);
+        for (const auto& [parameter, type] : parameter_words) {
+            const uint32_t words[] = {type, ids_.at(parameter->result_id())};
+            add(copy->header, spv::OpFunctionParameter, words);
+        }
         for (const ir::BasicBlock& block : original.blocks) {
             ir::BasicBlock& to = copy->blocks.emplace_back();
             for (const auto& instruction : block.instructions) {
@@ -96,8 +127,8 @@ class DecodeClone {
             variables_[result] = pointee(pointee(instruction.type_id()));
             return true;
         }
-        if (opcode == spv::OpStore && variables_.contains(operands[0]) && tracked(1) != tracked_.end()) {
-            b.add(spv::OpStore, 0, {ids_.at(operands[0]), tracked(1)->second.offset});
+        if (opcode == spv::OpStore && variables_.contains(operands[0]) && tracked_.contains(operands[1])) {
+            b.add(spv::OpStore, 0, {ids_.at(operands[0]), tracked_.at(operands[1]).offset});
             return true;
         }
         if (opcode == spv::OpLoad && variables_.contains(operands[0])) {
@@ -144,12 +175,42 @@ class DecodeClone {
                     break;
             }
         }
+        if (opcode == spv::OpFunctionCall) return call(to, b, instruction, why);
         for (size_t i = 0; i < operands.size(); ++i) {
             if (tracked_.contains(operands[i]) || variables_.contains(operands[i])) {
                 return fail(why, std::format("its pointer reaches {}", instruction.name()));
             }
         }
         copy_instruction(to.instructions, instruction);
+        return true;
+    }
+
+    // A call passing the pointer on (or a variable holding it) calls a clone of the callee that takes
+    // the offset instead; any other call is copied.
+    bool call(ir::BasicBlock& to, ir::Builder& b, const ir::Instruction& instruction, std::string& why) {
+        const auto operands = instruction.operand_words();
+        std::vector<Parameter> parameters;
+        std::vector<uint32_t> arguments{0};
+        for (size_t i = 1; i < operands.size(); ++i) {
+            if (const auto it = tracked_.find(operands[i]); it != tracked_.end()) {
+                parameters.push_back(Parameter::Offset);
+                arguments.push_back(it->second.offset);
+            } else if (variables_.contains(operands[i])) {
+                parameters.push_back(Parameter::OffsetHolder);
+                arguments.push_back(ids_.at(operands[i]));
+            } else {
+                parameters.push_back(Parameter::Keep);
+                arguments.push_back(mapped(operands[i]));
+            }
+        }
+        if (std::ranges::all_of(parameters, [](Parameter p) { return p == Parameter::Keep; })) {
+            copy_instruction(to.instructions, instruction);
+            return true;
+        }
+        if (is_physical_pointer(instruction.type_id())) return fail(why, "a function it passes its pointer to returns a pointer");
+        arguments[0] = clone_for_words(state_, operands[0], words_, parameters, why);
+        if (arguments[0] == 0) return false;
+        b.add(spv::OpFunctionCall, instruction.type_id(), arguments, ids_.at(instruction.result_id()));
         return true;
     }
 
@@ -165,28 +226,35 @@ class DecodeClone {
 
     LoweringState& state_;
     ir::Module& module_;
+    uint32_t words_;
     ByteAddress address_;
     std::unordered_map<uint32_t, uint32_t> ids_;          // original -> clone
     std::unordered_map<uint32_t, Tracked> tracked_;       // original pointer values -> their offsets
     std::unordered_map<uint32_t, uint32_t> variables_;    // original pointer variables -> the pointee of what they hold
 };
 
-}  // namespace
-
-uint32_t decode_through_words(LoweringState& state, uint32_t function, uint32_t words, std::string& why) {
+uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words, const std::vector<Parameter>& parameters,
+                         std::string& why) {
     std::vector<uint32_t> key{0x44434F44u /* "DCOD" */, function, words};
+    for (Parameter p : parameters) key.push_back(static_cast<uint32_t>(p));
     if (const uint32_t existing = state.find_function(key)) return existing;
     const ir::Function* original = nullptr;
     for (const auto& candidate : state.module().functions) {
         if (candidate->id() == function) original = candidate.get();
     }
     if (!original) {
-        why = "DecodeFunc is not a function of the module";
+        why = "DecodeFunc (or a function it calls) is not a function of the module";
         return 0;
     }
-    const uint32_t clone = DecodeClone(state, words).clone(*original, why);
+    const uint32_t clone = DecodeClone(state, words).clone(*original, parameters, why);
     if (clone) state.remember_function(std::move(key), clone);
     return clone;
+}
+
+}  // namespace
+
+uint32_t decode_through_words(LoweringState& state, uint32_t function, uint32_t words, std::string& why) {
+    return clone_for_words(state, function, words, {Parameter::Offset}, why);
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
