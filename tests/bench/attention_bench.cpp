@@ -43,15 +43,7 @@ Options parse(int argc, char** argv) {
     Options options;
     const std::pair<const char*, std::string*> texts[] = {{"--driver", &options.driver}, {"--json", &options.json}};
     const std::pair<const char*, uint32_t*> numbers[] = {{"--queries", &options.queries}, {"--keys", &options.keys}, {"--reps", &options.reps}};
-    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
-        for (const auto& [name, text] : texts) {
-            if (flag == name) return void(*text = value);
-        }
-        for (const auto& [name, number] : numbers) {
-            if (flag == name) return void(*number = parse_uint(value, flag));
-        }
-        throw std::invalid_argument("unknown option " + flag);
-    });
+    parse_flags(argc, argv, texts, numbers);
     if (options.queries == 0 || options.queries % kScalarGroup != 0) throw std::invalid_argument("--queries must be a multiple of 64");
     if (options.keys == 0 || options.keys % 16 != 0) throw std::invalid_argument("--keys must be a multiple of 16");
     return options;

@@ -44,21 +44,9 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options options;
-    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
-        if (flag == "--driver") {
-            options.driver = value;
-        } else if (flag == "--elements") {
-            options.elements = parse_uint(value, flag);
-        } else if (flag == "--matrix") {
-            options.matrix = parse_uint(value, flag);
-        } else if (flag == "--reps") {
-            options.reps = parse_uint(value, flag);
-        } else if (flag == "--json") {
-            options.json = value;
-        } else {
-            throw std::invalid_argument("unknown option " + flag);
-        }
-    });
+    const std::pair<const char*, std::string*> texts[] = {{"--driver", &options.driver}, {"--json", &options.json}};
+    const std::pair<const char*, uint32_t*> numbers[] = {{"--elements", &options.elements}, {"--matrix", &options.matrix}, {"--reps", &options.reps}};
+    parse_flags(argc, argv, texts, numbers);
     if (options.elements == 0 || options.elements % 65536 != 0) throw std::invalid_argument("--elements must be a multiple of 65536");
     if (options.matrix == 0 || options.matrix % 8 != 0) throw std::invalid_argument("--matrix must be a multiple of 8");
     return options;

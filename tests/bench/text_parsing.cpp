@@ -25,6 +25,19 @@ void parse_flags(int argc, char** argv, const std::function<void(const std::stri
     }
 }
 
+void parse_flags(int argc, char** argv, std::span<const std::pair<const char*, std::string*>> texts,
+                 std::span<const std::pair<const char*, uint32_t*>> numbers) {
+    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
+        for (const auto& [name, text] : texts) {
+            if (flag == name) return void(*text = value);
+        }
+        for (const auto& [name, number] : numbers) {
+            if (flag == name) return void(*number = parse_uint(value, flag));
+        }
+        throw std::invalid_argument("unknown option " + flag);
+    });
+}
+
 uint32_t parse_uint(std::string_view text, std::string_view what) {
     uint32_t value = 0;
     const char* end = text.data() + text.size();

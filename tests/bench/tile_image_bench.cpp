@@ -40,23 +40,10 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options options;
-    parse_flags(argc, argv, [&](const std::string& flag, const std::string& value) {
-        if (flag == "--driver") {
-            options.driver = value;
-        } else if (flag == "--size") {
-            options.size = parse_uint(value, flag);
-        } else if (flag == "--patches") {
-            options.patches = parse_uint(value, flag);
-        } else if (flag == "--frames") {
-            options.frames = parse_uint(value, flag);
-        } else if (flag == "--reps") {
-            options.reps = parse_uint(value, flag);
-        } else if (flag == "--json") {
-            options.json = value;
-        } else {
-            throw std::invalid_argument("unknown option " + flag);
-        }
-    });
+    const std::pair<const char*, std::string*> texts[] = {{"--driver", &options.driver}, {"--json", &options.json}};
+    const std::pair<const char*, uint32_t*> numbers[] = {
+        {"--size", &options.size}, {"--patches", &options.patches}, {"--frames", &options.frames}, {"--reps", &options.reps}};
+    parse_flags(argc, argv, texts, numbers);
     if (options.size == 0 || options.size % test::tile_image::kSize != 0) throw std::invalid_argument("--size must be a multiple of 16");
     return options;
 }
