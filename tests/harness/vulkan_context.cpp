@@ -49,6 +49,8 @@ uint32_t find_compute_queue_family(VkPhysicalDevice physical_device) {
     throw std::runtime_error("no compute queue");
 }
 
+}  // namespace
+
 uint32_t find_host_visible_memory(VkPhysicalDevice physical_device, uint32_t type_bits) {
     VkPhysicalDeviceMemoryProperties properties;
     vkGetPhysicalDeviceMemoryProperties(physical_device, &properties);
@@ -58,8 +60,6 @@ uint32_t find_host_visible_memory(VkPhysicalDevice physical_device, uint32_t typ
     }
     throw std::runtime_error("no host-visible coherent memory type");
 }
-
-}  // namespace
 
 Context::Context(const ContextOptions& options) {
     check(volkInitialize(), "volkInitialize (is the Vulkan loader installed?)");

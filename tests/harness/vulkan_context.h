@@ -22,6 +22,9 @@ const std::string& driver_name();
 // Throws std::runtime_error naming `what` unless result is VK_SUCCESS.
 void check(VkResult result, const char* what);
 
+// A host-visible, coherent memory type among `type_bits`; throws if there is none.
+uint32_t find_host_visible_memory(VkPhysicalDevice physical_device, uint32_t type_bits);
+
 // Whether vkEnumerateDeviceExtensionProperties lists `extension` (with whatever layers are enabled).
 bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view extension);
 

@@ -102,16 +102,6 @@ struct FeatureChain {
     }
 };
 
-uint32_t find_host_memory(VkPhysicalDevice physical_device, uint32_t type_bits) {
-    VkPhysicalDeviceMemoryProperties properties;
-    vkGetPhysicalDeviceMemoryProperties(physical_device, &properties);
-    const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
-        if ((type_bits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
-    }
-    throw std::runtime_error("no host-visible coherent memory type");
-}
-
 // Runs spirv-opt passes over a test module: specialization (freeze the constants, fold what they
 // decide) and/or the performance passes (-O).
 std::vector<uint32_t> transformed(const std::vector<uint32_t>& words, const PipelineSpec& spec) {
@@ -243,7 +233,7 @@ Buffer CoopmatDevice::buffer(VkDeviceSize size) {
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     VkMemoryAllocateInfo allocate = vku::InitStructHelper(&flags);
     allocate.allocationSize = requirements.size;
-    allocate.memoryTypeIndex = find_host_memory(c.physical_device, requirements.memoryTypeBits);
+    allocate.memoryTypeIndex = find_host_visible_memory(c.physical_device, requirements.memoryTypeBits);
     check(c.vk.vkAllocateMemory(c.device, &allocate, nullptr, &b.memory), "vkAllocateMemory");
     check(c.vk.vkBindBufferMemory(c.device, b.buffer, b.memory, 0), "vkBindBufferMemory");
     check(c.vk.vkMapMemory(c.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
