@@ -23,6 +23,10 @@ std::optional<uint32_t> ByteAddress::offset(ir::Builder& b, uint32_t base, uint3
     const uint32_t u = state_.uint_type();
     uint32_t at = base;
     for (uint32_t index : indices) {
+        if (!is_integer_scalar(module, index)) {
+            why = "an index of its access chain is not a scalar integer";
+            return std::nullopt;
+        }
         const ir::Instruction* definition = module.find_definition(type);
         switch (definition ? definition->opcode() : 0) {
             case spv::OpTypeStruct: {
@@ -31,6 +35,10 @@ std::optional<uint32_t> ByteAddress::offset(ir::Builder& b, uint32_t base, uint3
                     member ? ir::find_member_decoration(module, type, uint32_t(*member), spv::DecorationOffset) : std::nullopt;
                 if (!member_offset) {
                     why = std::format("struct %{} has no Offset for the member its access chain selects", type);
+                    return std::nullopt;
+                }
+                if (*member + 2 >= definition->words().size()) {
+                    why = std::format("its access chain selects member {} of struct %{}, which has fewer", *member, type);
                     return std::nullopt;
                 }
                 at = b.add(spv::OpIAdd, u, {at, state_.uint_constant(*member_offset)});

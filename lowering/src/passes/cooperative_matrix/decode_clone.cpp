@@ -151,6 +151,7 @@ class DecodeClone {
                         const std::optional<uint32_t> stride =
                             ir::find_decoration(module_, module_.type_of(operands[0]), spv::DecorationArrayStride);
                         if (!stride) return fail(why, "an OpPtrAccessChain through a pointer type without ArrayStride");
+                        if (!is_integer_scalar(module_, indices.front())) return fail(why, "its OpPtrAccessChain's Element is not a scalar integer");
                         const uint32_t u = state_.uint_type();
                         at = b.add(spv::OpIAdd, u, {at, b.add(spv::OpIMul, u, {as_uint(state_, b, indices.front()), state_.uint_constant(*stride)})});
                         indices.erase(indices.begin());
