@@ -8,19 +8,19 @@
 // BN, K of BK; the sizes must be multiples of a flexible-dimension granularity the device lists for
 // the workgroup size (the layer: 32x16x16 with 128 invocations, 32x32x16 with 256).
 //
-// What an emulation meets here, per BK step: two workgroup-scope loads from the buffers (the data
-// spread over the workgroup) and one workgroup-scope coopMatMulAdd (the lowering stages A and B
-// through shared memory with barriers, each subgroup then computing its band of the accumulator);
-// at the end one workgroup-scope store.
+// What an emulation meets here, per BK step: two workgroup-scope loads from the buffers and one
+// workgroup-scope coopMatMulAdd; at the end one workgroup-scope store. The layer's lowering holds
+// A and B in the bands of the accumulator (each subgroup the rows of A and columns of B its band
+// needs, lowering/src/passes/cooperative_matrix/matrix_types.h), so the multiply-add is each
+// subgroup's own, with no shared memory and no barrier.
 // The subgroup-scope flexible-dimension variant needs no shader of its own: gemm_coopmat.comp with
 // a shape no KHR configuration lists (tm=32,tn=32,tk=16), on a device with flexible dimensions.
 //
 // Defaults chosen through the layer on lavapipe 26 (AMD Zen 5, 2 cores, a busy machine), process CPU
-// ms per 512^3 GEMM: 128x128x16 with 256 invocations 23.8; 128x64x16 / 256: 32.5; 64x64x16 / 256:
-// 29.6; 64x64x32 / 256: 46.1; 64x64x16 / 128: 32.2; 32x32x16 / 128: 44.9 (the scalar shader: 10.4).
-// With the loads hoisted out of the K loop (a wrong result, for timing only) 128x128 takes 21.0 and
-// 64x64 24.5: the emulated multiply-add, staging included, is 83-88 % of the time; the subgroup
-// flexible kernel (gemm_coopmat.comp, 32x32x16) does the same arithmetic, loads included, in 12.8.
+// ms per 512^3 GEMM, with A and B in the accumulator's bands: 128x128x16 with 256 invocations 14.5;
+// 128x64x16 / 256: 18.0; 64x64x16 / 256: 21.7; 64x64x16 / 128: 18.8 (the scalar shader: 9.5-10.3).
+// Before, with A and B striped over the workgroup and staged through shared memory with two
+// workgroup barriers per multiply-add: 128x128x16 / 256 23.8, the others 29.6-46.1 (scalar: 10.4).
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require

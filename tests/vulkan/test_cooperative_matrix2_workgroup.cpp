@@ -1,8 +1,9 @@
 // Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2) against a CPU reference, lowered
 // two ways: by the library for the device's subgroup size and run on the driver without the layer,
-// and by the layer for a device that enabled VK_NV_cooperative_matrix2. The shaders: a GEMM tile
-// staged through shared memory, and an attention block (S = Q x K, row maxima by reduction,
-// P = exp(S - max) by a per-element operation, P converted to an f16 A, O = P x V).
+// and by the layer for a device that enabled VK_NV_cooperative_matrix2. The shaders: a GEMM tile,
+// an attention block (S = Q x K, row maxima by reduction, P = exp(S - max) by a per-element
+// operation, P converted to an f16 A, O = P x V), and a mix of A and B in their accumulators' bands
+// and striped ones staged through shared memory, stored back from their copies.
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
@@ -63,16 +64,17 @@ std::vector<float> attention(const Inputs& in) {
 
 enum class Lowering { Library, Layer };
 
-// The workgroup shader, lowered by the library for the driver's subgroup size.
-std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device) {
+// A workgroup shader, lowered by the library for the driver's subgroup size.
+std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(physical_device);
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
-    return lower_checked(read_shader("tests/coopmat2/workgroup_attention.comp"), target);
+    return lower_checked(read_shader(shader), target);
 }
 
-std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs) {
+std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs,
+                       const char* shader = "tests/coopmat2/workgroup_attention.comp") {
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
     coopmat2.cooperativeMatrixWorkgroupScope = VK_TRUE;
     coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
@@ -91,8 +93,8 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
         extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};
     }
     Context context({.layer = lowering == Lowering::Layer, .device_extensions = extensions, .device_features_next = &features12});
-    const std::vector<uint32_t> words = lowering == Lowering::Layer ? read_shader("tests/coopmat2/workgroup_attention.comp")
-                                                                     : lowered_by_library(context.physical_device);
+    const std::vector<uint32_t> words =
+        lowering == Lowering::Layer ? read_shader(shader) : lowered_by_library(context.physical_device, shader);
     if (words.empty()) return {};
 
     Buffer q = context.create_buffer(in.q.size() * 2), k = context.create_buffer(in.k.size() * 2);
@@ -130,6 +132,36 @@ TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
     for (float x : expected) scale.push_back(1.0 + std::abs(x));
     const auto where = [](size_t i) { return std::format("row {} column {}", i / kInner, i % kInner); };
     EXPECT_TRUE(coopmat::floats_match("the output", got, expected, {.relative = 2e-3}, where, scale));
+}
+
+// Q x K and Q x K[:, 0:16] (Q striped, staged), K stored from its copies, P = f16(Q x K) as an A
+// in the bands of P x V, P x V, and P stored from its copies (workgroup_layouts.comp). Every value
+// is a multiple of 1/64 below 1024: exact in f16 and f32, so the results must match exactly.
+TEST_P(CooperativeMatrix2Workgroup, BandedAndStripedOperandsMatchCpu) {
+    const Inputs in = make_inputs();
+    const std::vector<float> s = scores(in);
+    std::vector<float> expected = s;
+    for (uint32_t r = 0; r < kRows; ++r) {
+        for (uint32_t c = 0; c < kInner; ++c) expected.push_back(s[r * kColumns + c]);
+    }
+    expected.insert(expected.end(), in.k.begin(), in.k.end());
+    for (uint32_t r = 0; r < kRows; ++r) {
+        for (uint32_t c = 0; c < kInner; ++c) {
+            float sum = 0.0f;
+            for (uint32_t j = 0; j < kColumns; ++j) sum += s[r * kColumns + j] * in.v[j * kInner + c];
+            expected.push_back(sum);
+        }
+    }
+    expected.insert(expected.end(), s.begin(), s.end());
+    const std::vector<float> got = run(GetParam(), 0, in, expected.size(), "tests/coopmat2/workgroup_layouts.comp");
+    const auto where = [](size_t i) {
+        const char* parts[] = {"Q x K", "Q x K[:, 0:16]", "K", "P x V", "P"};
+        const size_t starts[] = {0, 1024, 1536, 2048, 2560, 3584};
+        size_t part = 0;
+        while (i >= starts[part + 1]) ++part;
+        return std::format("{} element {}", parts[part], i - starts[part]);
+    };
+    EXPECT_TRUE(coopmat::floats_match("the results", got, expected, {}, where));
 }
 
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::Layer),

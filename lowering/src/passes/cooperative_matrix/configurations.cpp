@@ -46,7 +46,8 @@ bool computable(CT type, const ArithmeticSupport& support) {
 
 // Granularities the layouts accept (checked below for the subgroup size): subgroup scope 16x16x16
 // (columns spread over up to 16 invocations, row groups beyond that); workgroup scope 32x16x16 with
-// 128 invocations and 32x32x16 with 256 (striped A and B, one accumulator band per subgroup).
+// 128 invocations and 32x32x16 with 256 (one accumulator band per subgroup, A and B in its bands or
+// striped).
 struct FlexibleShape {
     uint32_t m, n, k, invocations;
 };

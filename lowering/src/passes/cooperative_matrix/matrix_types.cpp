@@ -2,6 +2,8 @@
 
 #include <format>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/instruction_text.h"
@@ -162,7 +164,46 @@ bool MatrixTypes::collect(PassContext& context) {
         type->component = *component;
         type->lowered = context.types.get_type_array(component->type, context.types.get_constant_uint32(type->length));
         types_.emplace(id, *type);
-    }    return ok;
+    }
+    band_workgroup_operands(context);
+    return ok;
+}
+
+void MatrixTypes::band_workgroup_operands(PassContext& context) {
+    // Keyed by use and shape, not type, so that conversions between types of one shape (f32 to f16
+    // A) keep the layout; a shape paired with accumulators of different bands stays striped.
+    using Shape = std::tuple<Use, uint32_t, uint32_t>;
+    std::map<Shape, std::optional<WorkgroupLayout>> bands;
+    const ir::Module& module = context.module;
+    module.for_each_instruction([&](const ir::Instruction& instruction) {
+        if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR || instruction.operand_words().size() < 3) return;
+        const MatrixType* result = find(instruction.type_id());
+        if (!result || !result->workgroup || result->use != Use::Accumulator) return;
+        for (const uint32_t operand : instruction.operand_words().first(2)) {
+            const MatrixType* m = of_value(module, operand);
+            if (!m || !m->workgroup || m->use == Use::Accumulator) continue;
+            const auto [known, added] = bands.try_emplace(Shape{m->use, m->rows, m->columns}, result->spread);
+            if (!added && known->second != result->spread) known->second = std::nullopt;
+        }
+    });
+    const uint32_t subgroup_size = context.target.subgroup_size;
+    for (auto& [id, type] : types_) {
+        if (!type.workgroup || type.use == Use::Accumulator) continue;
+        const auto band = bands.find(Shape{type.use, type.rows, type.columns});
+        if (band == bands.end() || !band->second) continue;
+        const WorkgroupLayout& spread = *band->second;
+        const uint32_t down = spread.invocations / subgroup_size / spread.bands_across;
+        const bool is_a = type.use == Use::A;
+        // A must have the accumulator's rows, B its columns (a mismatched multiply-add is reported later).
+        if (is_a ? type.rows != spread.band_rows * down : type.columns != spread.band_columns * spread.bands_across) continue;
+        const std::optional<LaneLayout> layout = is_a ? lane_layout(spread.band_rows, type.columns, Use::A, subgroup_size)
+                                                      : lane_layout(type.rows, spread.band_columns, Use::B, subgroup_size);
+        if (!layout || layout->length > kMaxComponentsPerInvocation) continue;
+        type.layout = *layout;
+        type.spread = spread;
+        type.length = layout->length;
+        type.lowered = context.types.get_type_array(type.component.type, context.types.get_constant_uint32(type.length));
+    }
 }
 
 const MatrixType* MatrixTypes::find(uint32_t type_id) const {

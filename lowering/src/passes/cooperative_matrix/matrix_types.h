@@ -22,16 +22,27 @@ struct ComponentInfo {
 
 // How a workgroup-scope matrix (SPV_NV_cooperative_matrix2) is spread over the workgroup's
 // invocations (subgroup id * subgroup size + lane):
-//  - A and B are striped: row-major element f is held by invocation f % invocations, at index
-//    f / invocations. Loads spread evenly; a multiply-add stages them through shared memory.
 //  - Accumulators are tiled in bands, one per subgroup (band_rows x band_columns, bands_across
-//    bands per row of bands), each band in the subgroup layout of lane_layout.h, so a multiply-add
-//    is the subgroup one on each band once A's and B's matching parts are read from shared memory.
+//    bands per row of bands; subgroup s holds band row s / bands_across, band column
+//    s % bands_across), each band in the subgroup layout of lane_layout.h.
+//  - A and B that a multiply-add pairs with such an accumulator take its bands (the layout of a
+//    workgroup matrix is the implementation's choice): subgroup s holds A's rows of its band (all
+//    K columns) in the subgroup A layout, B's columns of its band (all K rows) in the subgroup B
+//    layout; subgroups that share band rows (A) or band columns (B) hold the same copy. A
+//    multiply-add is then the subgroup one on each band, with no shared memory and no barrier.
+//    Measured on lavapipe 26 (f16 GEMM, 128x128x16 per 256-invocation workgroup, 512^3): staged
+//    through shared memory with two workgroup barriers per step 29.9 ms, the same bands without
+//    staging 12.9 ms. Loads read each copy once per sharing subgroup (from cache, mostly).
+//  - Other A and B (not multiplied, or multiplied with accumulators of different bands) are
+//    striped: row-major element f is held by invocation f % invocations, at index
+//    f / invocations; a multiply-add stages them through shared memory.
 struct WorkgroupLayout {
     uint32_t invocations = 0;
-    uint32_t band_rows = 0;  // accumulators only
+    uint32_t band_rows = 0;  // 0 when striped
     uint32_t band_columns = 0;
     uint32_t bands_across = 0;
+
+    bool operator==(const WorkgroupLayout&) const = default;
 };
 
 struct MatrixType {
@@ -45,6 +56,8 @@ struct MatrixType {
     WorkgroupLayout spread;   // workgroup scope only
     uint32_t length;          // components each invocation holds (OpCooperativeMatrixLengthKHR)
     uint32_t lowered;         // OpTypeArray of `length` components
+
+    bool striped() const { return workgroup && spread.band_rows == 0; }
 };
 
 class MatrixTypes {
@@ -59,6 +72,8 @@ class MatrixTypes {
     const std::unordered_map<uint32_t, MatrixType>& all() const { return types_; }
 
   private:
+    // Gives workgroup A and B types the bands of the accumulators multiply-adds pair them with.
+    void band_workgroup_operands(PassContext& context);
     std::optional<MatrixType> workgroup_type(uint32_t rows, uint32_t columns, Use use, PassContext& context,
                                              const std::function<void(std::string)>& error);
 
@@ -69,8 +84,10 @@ class MatrixTypes {
 std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t type_id);
 
 // The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
-// need the fewest reads from shared memory per multiply-add (band rows of A are uniform loads, band
-// columns of B per-invocation ones: rows + columns / subgroup size). nullopt when none fits.
+// need the fewest reads per multiply-add (the band's rows of A are uniform loads, its columns of B
+// per-invocation ones: rows + columns / subgroup size). Measured without staging on lavapipe 26
+// (128x128 accumulator, 32 subgroups of 8, K step 16, 512^3 GEMM, CPU ms): bands 4x128 13.9,
+// 8x64 11.8 (this rule's choice), 16x32 12.5, 32x16 16.9. nullopt when none fits.
 std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -76,16 +76,18 @@ class MultiplyAdd {
         return MatrixType{0, whole.component, rows, columns, use, false, *layout, {}, layout->length, lowered};
     }
 
-    // Stages A and B in the workgroup's shared memory, then runs the subgroup multiply-add on the
-    // band of the accumulator this subgroup holds, with the rows of A and columns of B it needs.
+    // The subgroup multiply-add on the band of the accumulator this subgroup holds, with the rows
+    // of A and columns of B it needs: A and B already hold them when they take the accumulator's
+    // bands (matrix_types.h); otherwise they are staged through the workgroup's shared memory.
     uint32_t workgroup_function() {
-        std::vector<uint32_t> key{0x574D4D41u /* "WMMA" */, a_->id, b_->id, c_->id, r_->id, mask_};
-        if (const uint32_t existing = state_.find_function(key)) return existing;
         const WorkgroupLayout& spread = c_->spread;
         const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
         band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
         band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
         if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
+        if (a_->spread == spread && b_->spread == spread) return subgroup_function(*band_a_, *band_b_);
+        std::vector<uint32_t> key{0x574D4D41u /* "WMMA" */, a_->id, b_->id, c_->id, r_->id, mask_};
+        if (const uint32_t existing = state_.find_function(key)) return existing;
         const uint32_t inner = subgroup_function(*band_a_, *band_b_);
         if (!inner) return 0;
 

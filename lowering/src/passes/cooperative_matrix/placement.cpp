@@ -7,7 +7,7 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& matrix) : state_(state), matrix_(matrix) {
     const uint32_t u = state.uint_type();
     column_lane_ = row_group_ = state.uint_constant(0);
-    const bool striped = matrix.workgroup && matrix.use != Use::Accumulator;
+    const bool striped = matrix.striped();
     const LaneLayout& layout = matrix.layout;
     if (striped || layout.column_lanes > 1 || layout.row_groups > 1) {
         const uint32_t lane = state.load_lane(b);
@@ -21,13 +21,17 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
         if (layout.column_lanes > 1) column_lane_ = b.add(spv::OpUMod, u, {lane, lanes});
         if (layout.row_groups > 1) row_group_ = b.add(spv::OpUDiv, u, {lane, lanes});
     }
-    if (matrix.workgroup) {  // banded: which band this subgroup holds
+    if (matrix.workgroup) {  // banded: which band this subgroup holds (A: all columns, B: all rows)
         const WorkgroupLayout& spread = matrix.spread;
         const uint32_t subgroup = state.load_builtin(b, spv::BuiltInSubgroupId);
         const uint32_t across = state.uint_constant(spread.bands_across);
-        band_row_ = b.add(spv::OpIMul, u, {b.add(spv::OpUDiv, u, {subgroup, across}), state.uint_constant(spread.band_rows)});
-        band_column_ =
-            b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {subgroup, across}), state.uint_constant(spread.band_columns)});
+        if (matrix.use != Use::B) {
+            band_row_ = b.add(spv::OpIMul, u, {b.add(spv::OpUDiv, u, {subgroup, across}), state.uint_constant(spread.band_rows)});
+        }
+        if (matrix.use != Use::A) {
+            band_column_ =
+                b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {subgroup, across}), state.uint_constant(spread.band_columns)});
+        }
     }
 }
 
@@ -88,11 +92,22 @@ std::optional<uint32_t> Placement::fixed_column(uint32_t e) const {
 }
 
 uint32_t Placement::sole_writer(ir::Builder& b) const {
-    if (matrix_.workgroup) return 0;  // striped and banded layouts hold every element once
+    // Striped matrices and accumulators hold every element once.
+    if (matrix_.striped() || (matrix_.workgroup && matrix_.use == Use::Accumulator)) return 0;
     const uint32_t subgroup = state_.context.target.subgroup_size;
     const uint32_t writers = matrix_.use == Use::A ? 1 : (matrix_.use == Use::B ? matrix_.layout.column_lanes : subgroup);
-    if (writers >= subgroup) return 0;
-    return b.add(spv::OpULessThan, state_.types().get_type_bool(), {state_.load_lane(b), state_.uint_constant(writers)});
+    const uint32_t bool_type = state_.types().get_type_bool();
+    const uint32_t lane_writes =
+        writers < subgroup ? b.add(spv::OpULessThan, bool_type, {state_.load_lane(b), state_.uint_constant(writers)}) : 0;
+    if (!matrix_.workgroup) return lane_writes;
+    // Banded A or B: of the subgroups sharing band rows (A) or band columns (B), the first.
+    const uint32_t u = state_.uint_type();
+    const uint32_t id = state_.load_builtin(b, spv::BuiltInSubgroupId);
+    const uint32_t across = state_.uint_constant(matrix_.spread.bands_across);
+    const uint32_t first = matrix_.use == Use::A
+                               ? b.add(spv::OpIEqual, bool_type, {b.add(spv::OpUMod, u, {id, across}), state_.uint_constant(0)})
+                               : b.add(spv::OpULessThan, bool_type, {id, across});
+    return lane_writes ? b.add(spv::OpLogicalAnd, bool_type, {lane_writes, first}) : first;
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

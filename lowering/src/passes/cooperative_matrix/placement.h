@@ -26,16 +26,17 @@ class Placement {
     // Whether element e + 1 sits right of element e in the same row (unless e + 1 starts a row):
     // true where an invocation holds whole stretches of rows (subgroup A, bands of one column lane).
     static bool holds_row_runs(const MatrixType& matrix) {
-        const bool striped = matrix.workgroup && matrix.use != Use::Accumulator;
-        return !striped && matrix.layout.column_lanes == 1;
+        return !matrix.striped() && matrix.layout.column_lanes == 1;
     }
     // The row group of the invocation in its subgroup layout (an id; constant 0 without groups).
     uint32_t row_group() const { return row_group_; }
-    // A banded workgroup accumulator: the first row and column of the subgroup's band (ids).
+    // A banded workgroup matrix: the first row and column of the subgroup's band (ids; 0 for A's
+    // column and B's row, which span the matrix).
     uint32_t band_row() const { return band_row_; }
     uint32_t band_column() const { return band_column_; }
     // True (an id) in the one invocation that writes each element several invocations hold (all
-    // of a subgroup A; B across row groups); 0 when every element has a single holder.
+    // of a subgroup A; B across row groups; banded workgroup A and B across the subgroups that
+    // share a band); 0 when every element has a single holder.
     uint32_t sole_writer(ir::Builder& builder) const;
 
   private:
