@@ -10,7 +10,9 @@ bash scripts/setup.sh
 bash scripts/build.sh "$preset"
 # ctest runs the suites through the conformance script: its summary per extension, coverage and
 # results/JUnit files come with the one run (README: Conformance runs).
+case $preset in asan|tsan) . scripts/lib/sanitizers.sh && sanitizer_environment ;; esac
 VKPOLYFILL_BUILD_DIR="build/$preset" scripts/conformance.sh -j "$(nproc)" "$@"
+case $preset in asan|tsan) sanitizer_reports "build/$preset" ;; esac
 # The whole suite ends with a short fuzz run of the lowering: a count of inputs from a fixed seed (the
 # same mutations, nearly the same inputs; a failure's crash file is its reproducer: README, Hardening).
 [ $# -gt 0 ] || [ "$preset" != release ] || bash scripts/fuzz.sh --runs 20000 --seed 1

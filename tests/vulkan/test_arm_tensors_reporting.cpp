@@ -9,6 +9,7 @@
 
 #include "arm_tensor_device.h"
 #include "coverage_tags.h"
+#include "sanitizer_runtime.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -144,7 +145,8 @@ TEST(ArmTensorsReporting, EveryCommandIsReachableThroughTheProcAddrFunctions) {
 }
 
 TEST(ArmTensorsReporting, VulkaninfoListsTheExtensionThroughTheLayer) {
-    FILE* pipe = popen("VK_INSTANCE_LAYERS=VK_LAYER_POLYFILL_extensions vulkaninfo 2>/dev/null", "r");
+    const std::string command = sanitizer_runtime_preload() + "VK_INSTANCE_LAYERS=VK_LAYER_POLYFILL_extensions vulkaninfo 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string output;
     char chunk[4096];
