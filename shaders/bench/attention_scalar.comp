@@ -9,7 +9,7 @@
 
 layout(local_size_x = 64) in;
 layout(constant_id = 1) const uint L = 256;
-const uint D = 16;
+layout(constant_id = 2) const uint D = 16;  // the head dimension
 
 layout(std430, set = 0, binding = 0) readonly buffer Query { float16_t q[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Key { float16_t k[]; };

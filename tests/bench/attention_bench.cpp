@@ -1,11 +1,12 @@
-// vkpolyfill_attention_bench: coopmat2 attention (shaders/bench/attention_coopmat2.comp, blocks of 16
-// keys with an online softmax: S = Q K^T, row maxima by a reduction, exp by a per-element operation,
+// vkpolyfill_attention_bench: coopmat2 attention (shaders/bench/attention_coopmat2.comp, blocks of
+// --block keys with an online softmax: S = Q K^T, row maxima by a reduction, exp by a per-element operation,
 // row sums by a reduction, the conversion to an f16 A matrix, O = P V / sum) through the layer, which
 // lowers it (force_emulation of both cooperative-matrix extensions, so on either driver), against
 // attention_scalar.comp doing the same math on the same device, and the driver's own coopmat2 where
 // it has what the kernel uses. Each result is checked against a CPU reference before it is timed.
 // Times are wall-clock medians of --reps dispatches (bind, dispatch, wait); on lavapipe the work is
 // the CPU's.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -23,29 +24,36 @@
 namespace vkpolyfill::bench {
 namespace {
 
-constexpr uint32_t kHead = 16, kBlockRows = 16, kScalarGroup = 64;  // as the shaders have them
+constexpr uint32_t kBlockRows = 16, kScalarGroup = 64;  // as the shaders have them
 
 constexpr const char* kUsage =
-    "usage: vkpolyfill_attention_bench [--driver plain|native|system] [--queries N] [--keys N] [--reps N] [--json PATH]\n"
+    "usage: vkpolyfill_attention_bench [--driver plain|native|system] [--queries N] [--keys N] [--head N] [--block N]\n"
+    "                                  [--reps N] [--json PATH]\n"
     "  --driver   the driver (default native: lavapipe 26 through scripts/env.sh)\n"
     "  --queries  query rows, a multiple of 64 (default 2048)\n"
-    "  --keys     keys, a multiple of 16 (default 256)\n"
+    "  --keys     keys, a multiple of --block (default 256)\n"
+    "  --head     the head dimension, a multiple of 16 (default 16)\n"
+    "  --block    keys per block of the coopmat2 kernel, a multiple of 16 (default 16)\n"
     "  --reps     measured dispatches per figure; the median is reported (default 5)\n"
     "  --json     also write the figures for scripts/bench.sh's report\n";
 
 struct Options {
     std::string driver = "native";
-    uint32_t queries = 2048, keys = 256, reps = 5;
+    uint32_t queries = 2048, keys = 256, head = 16, block = 16, reps = 5;
     std::string json;
 };
 
 Options parse(int argc, char** argv) {
     Options options;
     const std::pair<const char*, std::string*> texts[] = {{"--driver", &options.driver}, {"--json", &options.json}};
-    const std::pair<const char*, uint32_t*> numbers[] = {{"--queries", &options.queries}, {"--keys", &options.keys}, {"--reps", &options.reps}};
+    const std::pair<const char*, uint32_t*> numbers[] = {{"--queries", &options.queries}, {"--keys", &options.keys},
+                                                        {"--head", &options.head},       {"--block", &options.block},
+                                                        {"--reps", &options.reps}};
     parse_flags(argc, argv, texts, numbers);
     if (options.queries == 0 || options.queries % kScalarGroup != 0) throw std::invalid_argument("--queries must be a multiple of 64");
-    if (options.keys == 0 || options.keys % 16 != 0) throw std::invalid_argument("--keys must be a multiple of 16");
+    if (options.head == 0 || options.head % 16 != 0) throw std::invalid_argument("--head must be a multiple of 16");
+    if (options.block == 0 || options.block % 16 != 0) throw std::invalid_argument("--block must be a multiple of 16");
+    if (options.keys == 0 || options.keys % options.block != 0) throw std::invalid_argument("--keys must be a multiple of --block");
     return options;
 }
 
@@ -58,21 +66,21 @@ std::vector<float> inputs(size_t count, uint32_t seed) {
 
 // O = softmax(Q K^T / sqrt(D)) V, row by row, in double.
 std::vector<double> reference(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v, uint32_t rows,
-                              uint32_t keys) {
-    std::vector<double> out(size_t{rows} * kHead), scores(keys);
+                              uint32_t keys, uint32_t head) {
+    std::vector<double> out(size_t{rows} * head), scores(keys);
     for (uint32_t r = 0; r < rows; ++r) {
         double row_max = -INFINITY, sum = 0;
         for (uint32_t j = 0; j < keys; ++j) {
             double dot = 0;
-            for (uint32_t d = 0; d < kHead; ++d) dot += double(q[r * kHead + d]) * k[j * kHead + d];
+            for (uint32_t d = 0; d < head; ++d) dot += double(q[r * head + d]) * k[j * head + d];
             scores[j] = dot;
             row_max = std::max(row_max, dot);
         }
-        for (uint32_t j = 0; j < keys; ++j) sum += scores[j] = std::exp((scores[j] - row_max) / std::sqrt(double(kHead)));
-        for (uint32_t d = 0; d < kHead; ++d) {
+        for (uint32_t j = 0; j < keys; ++j) sum += scores[j] = std::exp((scores[j] - row_max) / std::sqrt(double(head)));
+        for (uint32_t d = 0; d < head; ++d) {
             double acc = 0;
-            for (uint32_t j = 0; j < keys; ++j) acc += scores[j] * v[j * kHead + d];
-            out[r * kHead + d] = acc / sum;
+            for (uint32_t j = 0; j < keys; ++j) acc += scores[j] * v[j * head + d];
+            out[r * head + d] = acc / sum;
         }
     }
     return out;
@@ -94,6 +102,7 @@ struct Kernel {
 struct Measured {
     std::string problem;  // empty when measured: why there is no time
     double error = 0;
+    double create_ms = 0;  // creating the pipeline: the layer's lowering and the driver's compilation
     Summary ms;
 };
 
@@ -109,12 +118,14 @@ Measured measure(BenchDevice& device, const Kernel& kernel, const Options& o, co
     };
     const test::Buffer bq = upload(qkv[0]), bk = upload(qkv[1]), bv = upload(qkv[2]), out = c.create_buffer(expected.size() * 4);
     const test::Buffer* buffers[] = {&bq, &bk, &bv, &out};
-    const uint32_t constants[] = {device.subgroup_size, o.keys};
-    const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}};
-    const VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
-    const test::ComputePipeline pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
-    c.dispatch(pipeline, buffers, {}, kernel.groups);  // warm-up, and the result checked
+    const uint32_t constants[] = {device.subgroup_size, o.keys, o.head, o.block};
+    const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+    const VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
     Measured m;
+    const auto start = std::chrono::steady_clock::now();
+    const test::ComputePipeline pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
+    m.create_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    c.dispatch(pipeline, buffers, {}, kernel.groups);  // warm-up, and the result checked
     m.error = worst_error(out, expected);
     if (!(m.error < 5e-3)) {
         m.problem = "wrong result (largest error " + std::to_string(m.error) + ")";
@@ -124,27 +135,29 @@ Measured measure(BenchDevice& device, const Kernel& kernel, const Options& o, co
     return m;
 }
 
-// Empty when the coopmat2 kernel's matrices can run on `device`, else why not.
-std::string coopmat2_unavailable(const BenchDevice& device) {
-    return device.flexible_unavailable(MatrixShape{kBlockRows, kBlockRows, kHead}, 0);  // every matrix is 16 x 16
+// Empty when the coopmat2 kernel's matrices can run on `device`, else why not: S = Q K^T is
+// 16 x block x head, O += P V 16 x head x block.
+std::string coopmat2_unavailable(const BenchDevice& device, const Options& o) {
+    const std::string scores = device.flexible_unavailable(MatrixShape{kBlockRows, o.block, o.head}, 0);
+    return scores.empty() ? device.flexible_unavailable(MatrixShape{kBlockRows, o.head, o.block}, 0) : scores;
 }
 
 void run(const Options& o) {
-    const std::vector<float> qkv[] = {inputs(size_t{o.queries} * kHead, 1), inputs(size_t{o.keys} * kHead, 2),
-                                      inputs(size_t{o.keys} * kHead, 3)};
-    const std::vector<double> expected = reference(qkv[0], qkv[1], qkv[2], o.queries, o.keys);
+    const std::vector<float> qkv[] = {inputs(size_t{o.queries} * o.head, 1), inputs(size_t{o.keys} * o.head, 2),
+                                      inputs(size_t{o.keys} * o.head, 3)};
+    const std::vector<double> expected = reference(qkv[0], qkv[1], qkv[2], o.queries, o.keys, o.head);
     const Kernel coopmat2{"coopmat2, lowered by the layer", "bench/attention_coopmat2.comp", o.queries / kBlockRows};
     const Kernel scalar{"scalar shader", "bench/attention_scalar.comp", o.queries / kScalarGroup};
     std::vector<std::pair<std::string, Measured>> rows;
 
     {  // one device at a time: the harness loads each instance's commands globally (volk)
         BenchDevice emulated(Route::Emulated);
-        const std::string why_not = coopmat2_unavailable(emulated);
+        const std::string why_not = coopmat2_unavailable(emulated, o);
         if (!why_not.empty()) {
             throw std::runtime_error("the coopmat2 kernel cannot run through the layer: " + why_not + emulated.layer_problems());
         }
-        std::printf("## Attention, %u queries x %u keys, head dimension %u (%s, median of %u)\n\n", o.queries, o.keys, kHead,
-                    emulated.device_name.c_str(), o.reps);
+        std::printf("## Attention, %u queries x %u keys, head dimension %u, blocks of %u keys (%s, median of %u)\n\n", o.queries,
+                    o.keys, o.head, o.block, emulated.device_name.c_str(), o.reps);
         rows.emplace_back(coopmat2.name, measure(emulated, coopmat2, o, qkv, expected));
         rows.emplace_back(scalar.name, measure(emulated, scalar, o, qkv, expected));
     }
@@ -154,25 +167,26 @@ void run(const Options& o) {
     }
     {
         BenchDevice native(Route::Native);  // the driver's own VK_NV_cooperative_matrix2, where it has what the kernel uses
-        const std::string native_why_not = coopmat2_unavailable(native);
+        const std::string native_why_not = coopmat2_unavailable(native, o);
         Measured on_driver;
         on_driver.problem = native_why_not.empty() ? "" : "unavailable: " + native_why_not;
         if (native_why_not.empty()) on_driver = measure(native, coopmat2, o, qkv, expected);
         rows.emplace_back("coopmat2 on the driver, without the layer", on_driver);
     }
 
-    std::printf("| kernel | ms per dispatch | largest error against the CPU |\n| --- | ---: | ---: |\n");
+    std::printf("| kernel | ms per dispatch | largest error against the CPU | ms to create the pipeline |\n| --- | ---: | ---: | ---: |\n");
     for (const auto& [name, m] : rows) {
         if (m.problem.empty()) {
-            std::printf("| %s | %.2f | %.1e |\n", name.c_str(), m.ms.median, m.error);
+            std::printf("| %s | %.2f | %.1e | %.0f |\n", name.c_str(), m.ms.median, m.error, m.create_ms);
         } else {
-            std::printf("| %s | %s | |\n", name.c_str(), m.problem.c_str());
+            std::printf("| %s | %s | | |\n", name.c_str(), m.problem.c_str());
         }
     }
     std::printf("\nlowered coopmat2 / scalar speed: %.2f\n\n", rows[1].second.ms.median / rows[0].second.ms.median);
     if (!o.json.empty()) {
         Figures figures("VK_NV_cooperative_matrix2", o.driver);
-        const std::string group = "attention " + std::to_string(o.queries) + "x" + std::to_string(o.keys) + "x" + std::to_string(kHead);
+        std::string group = "attention " + std::to_string(o.queries) + "x" + std::to_string(o.keys) + "x" + std::to_string(o.head);
+        if (o.block != 16) group += " (blocks of " + std::to_string(o.block) + ")";
         for (const auto& [name, m] : rows) {
             if (m.problem.empty()) figures.add(group, name, "ms per dispatch", m.ms);
         }

@@ -62,12 +62,13 @@ std::vector<float> attention(const Inputs& in) {
     return o;
 }
 
-enum class Lowering { Library, Layer };
+enum class Lowering { Library, LibraryAsLoops, Layer };  // LibraryAsLoops: Target::unroll_up_to 0
 
 // A workgroup shader, lowered by the library for the driver's subgroup size.
-std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader) {
+std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader, Lowering lowering) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(physical_device);
+    if (lowering == Lowering::LibraryAsLoops) target.unroll_up_to = 0;
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     return lower_checked(read_shader(shader), target);
@@ -94,7 +95,7 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
     }
     Context context({.layer = lowering == Lowering::Layer, .device_extensions = extensions, .device_features_next = &features12});
     const std::vector<uint32_t> words =
-        lowering == Lowering::Layer ? read_shader(shader) : lowered_by_library(context.physical_device, shader);
+        lowering == Lowering::Layer ? read_shader(shader) : lowered_by_library(context.physical_device, shader, lowering);
     if (words.empty()) return {};
 
     Buffer q = context.create_buffer(in.q.size() * 2), k = context.create_buffer(in.k.size() * 2);
@@ -164,9 +165,11 @@ TEST_P(CooperativeMatrix2Workgroup, BandedAndStripedOperandsMatchCpu) {
     EXPECT_TRUE(coopmat::floats_match("the results", got, expected, {}, where));
 }
 
-INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::Layer),
+INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::Layer),
                          [](const testing::TestParamInfo<Lowering>& param) {
-                             return param.param == Lowering::Library ? "ByTheLibrary" : "ByTheLayer";
+                             return param.param == Lowering::Library ? "ByTheLibrary"
+                                    : param.param == Lowering::Layer ? "ByTheLayer"
+                                                                     : "ByTheLibraryAsLoops";
                          });
 
 }  // namespace

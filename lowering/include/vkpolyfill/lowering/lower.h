@@ -46,6 +46,10 @@ struct Target {
     // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads
     // narrow data 32 bits at a time where it can.
     bool simd_lane_invocations = false;
+    // Code repeated for each matrix component an invocation holds is written out component after
+    // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
+    // element_loop.h). 0 makes every such repetition a loop.
+    uint32_t unroll_up_to = 256;
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;

@@ -1,10 +1,12 @@
 #include "passes/cooperative_matrix/element_ops.h"
 
 #include <format>
+#include <optional>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/element_loop.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
@@ -69,19 +71,19 @@ bool lower_element_wise(LoweringState& state, ir::BasicBlock& block, size_t inde
     uint32_t function_id = state.find_function(key);
     if (!function_id) {
         ir::FunctionBuilder function(module, state.types(), result->lowered, parameter_types);
-        ir::Builder& b = function.body();
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->length; ++e) {
-            std::vector<uint32_t> scalars;
-            for (size_t i = 0; i < operands.size(); ++i) {
-                const uint32_t parameter = function.parameter(i);
-                scalars.push_back(operand_matrices[i]
-                                      ? b.add(spv::OpCompositeExtract, operand_matrices[i]->component.type, {parameter, e})
-                                      : parameter);
-            }
-            components.push_back(b.add(scalar_opcode, result->component.type, scalars));
+        std::vector<std::optional<Components>> inputs;
+        for (size_t i = 0; i < operands.size(); ++i) {
+            const MatrixType* m = operand_matrices[i];
+            if (m) inputs.emplace_back(std::in_place, state, function, m->lowered, m->component.type, m->length, function.parameter(i));
+            else inputs.emplace_back();
         }
-        function.finish(b.add(spv::OpCompositeConstruct, result->lowered, components));
+        Components components(state, function, result->lowered, result->component.type, result->length);
+        repeat(state, function, result->length, [&](const Iteration& e) {
+            std::vector<uint32_t> scalars;
+            for (size_t i = 0; i < operands.size(); ++i) scalars.push_back(inputs[i] ? inputs[i]->get(e) : function.parameter(i));
+            components.set(e, function.body().add(scalar_opcode, result->component.type, scalars));
+        });
+        function.finish(components.value());
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }

@@ -8,6 +8,7 @@
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
 #include "passes/cooperative_matrix/element_access.h"
+#include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/word_view.h"
 #include "specialization.h"
@@ -90,14 +91,15 @@ class AccessFunction {
 
     // The address of element `e`'s array element. Elements that share one (the components of a
     // vector, the same row of a replicated A) share the instructions: computed once, loaded once.
-    ElementAccess::Address element_address(ir::Builder& b, uint32_t e, const Placement& place, const ElementAccess::Bound& bound,
+    ElementAccess::Address element_address(ir::Builder& b, const Iteration& e, const Placement& place, const ElementAccess::Bound& bound,
                                            uint32_t stride) {
         const uint32_t row = place.row(b, e);
         const uint32_t column = place.column(b, e);
         // The index along a row (RowMajor) or column (ColumnMajor) and the one across them.
         const uint32_t major = column_major_ ? column : row;
         const uint32_t minor = column_major_ ? row : column;
-        const std::optional<uint32_t> minor_value = column_major_ ? place.fixed_row(e) : place.fixed_column(e);
+        const std::optional<uint32_t> minor_value =
+            !e.fixed ? std::nullopt : column_major_ ? place.fixed_row(*e.fixed) : place.fixed_column(*e.fixed);
         const uint32_t ratio = access_->ratio();
         const uint32_t u = state_.uint_type();
         uint32_t element = minor;
@@ -132,7 +134,7 @@ class AccessFunction {
             element_memory_operands(memory_operands_, access_->path().storage_class, access_->pointee_bytes());
 
         if (!is_store_ && !view_) {
-            function.finish(load_matrix(b, place, bound, stride, memory, false));
+            function.finish(load_matrix(function, place, bound, stride, memory, false));
             return;
         }
         if (!is_store_) {
@@ -150,7 +152,7 @@ class AccessFunction {
             const uint32_t result = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
             for (const bool through_words : {true, false}) {
                 function.begin_if(through_words ? fits : function.body().add(spv::OpLogicalNot, bool_type, {fits}));
-                const uint32_t matrix = load_matrix(function.body(), place, bound, stride, memory, through_words);
+                const uint32_t matrix = load_matrix(function, place, bound, stride, memory, through_words);
                 function.body().add(spv::OpStore, 0, {result, matrix});
                 function.end_if();
             }
@@ -158,30 +160,31 @@ class AccessFunction {
             return;
         }
         // Copies of the same element (all of A, B across row groups) are written by one of them.
+        Components components(state_, function, matrix_->lowered, matrix_->component.type, matrix_->length, value);
         const uint32_t writer = place.sole_writer(b);
         if (writer) function.begin_if(writer);
-        ir::Builder& body = function.body();
-        for (uint32_t e = 0; e < matrix_->length; ++e) {
-            const uint32_t component = body.add(spv::OpCompositeExtract, matrix_->component.type, {value, e});
-            access_->store(body, bound, element_address(body, e, place, bound, stride), component, memory);
-        }
+        repeat(state_, function, matrix_->length, [&](const Iteration& e) {
+            access_->store(b, bound, element_address(b, e, place, bound, stride), components.get(e), memory);
+        });
         if (writer) function.end_if();
         function.finish(0);
     }
 
-    // Every element this invocation holds, in one block; `through_words` reads them via view_.
-    uint32_t load_matrix(ir::Builder& b, const Placement& place, const ElementAccess::Bound& bound, uint32_t stride,
+    // Every element this invocation holds (unrolled in one block, or in a loop); `through_words`
+    // reads them via view_.
+    uint32_t load_matrix(ir::FunctionBuilder& function, const Placement& place, const ElementAccess::Bound& bound, uint32_t stride,
                          std::span<const uint32_t> memory, bool through_words) {
         addresses_.clear();  // what another block computed is not available here
         lines_.clear();
         access_->forget_loads();
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix_->length; ++e) {
+        ir::Builder& b = function.body();
+        Components components(state_, function, matrix_->lowered, matrix_->component.type, matrix_->length);
+        repeat(state_, function, matrix_->length, [&](const Iteration& e) {
             const ElementAccess::Address address = element_address(b, e, place, bound, stride);
-            components.push_back(through_words ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
-                                               : access_->load(b, bound, address, memory));
-        }
-        return b.add(spv::OpCompositeConstruct, matrix_->lowered, components);
+            components.set(e, through_words ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
+                                            : access_->load(b, bound, address, memory));
+        });
+        return components.value();
     }
 
     LoweringState& state_;

@@ -6,6 +6,7 @@
 #include "helpers/link_helper.h"
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/relayout.h"
 
@@ -185,12 +186,12 @@ class MultiplyAdd {
     uint32_t widened_variable(ir::FunctionBuilder& function, uint32_t matrix_value, const MatrixType& matrix, bool is_signed) {
         ir::Builder& b = function.body();
         const uint32_t array = state_.types().get_type_array(wide_type(), state_.uint_constant(matrix.length));
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix.length; ++e) {
-            components.push_back(widen(b, b.add(spv::OpCompositeExtract, matrix.component.type, {matrix_value, e}), matrix, is_signed));
-        }
+        Components narrow_components(state_, function, matrix.lowered, matrix.component.type, matrix.length, matrix_value);
+        Components wide_components(state_, function, array, wide_type(), matrix.length);
+        repeat(state_, function, matrix.length,
+               [&](const Iteration& e) { wide_components.set(e, widen(b, narrow_components.get(e), matrix, is_signed)); });
         const uint32_t variable = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, array));
-        function.body().add(spv::OpStore, 0, {variable, function.body().add(spv::OpCompositeConstruct, array, components)});
+        b.add(spv::OpStore, 0, {variable, wide_components.value()});
         return variable;
     }
 
@@ -207,12 +208,10 @@ class MultiplyAdd {
         body.add(spv::OpStore, 0, {group, place.row_group()});
         body.add(spv::OpFunctionCall, state_.types().get_type_void(), {kernel, a, b, c, group});
         const uint32_t wide_array = state_.types().get_type_array(wide_type(), state_.uint_constant(c_->length));
-        const uint32_t sums = body.add(spv::OpLoad, wide_array, {c});
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < r_->length; ++e) {
-            components.push_back(narrow(body, body.add(spv::OpCompositeExtract, wide_type(), {sums, e})));
-        }
-        function.finish(body.add(spv::OpCompositeConstruct, r_->lowered, components));
+        Components sums(state_, function, wide_array, wide_type(), c_->length, body.add(spv::OpLoad, wide_array, {c}));
+        Components components(state_, function, r_->lowered, r_->component.type, r_->length);
+        repeat(state_, function, r_->length, [&](const Iteration& e) { components.set(e, narrow(body, sums.get(e))); });
+        function.finish(components.value());
     }
 
     LoweringState& state_;

@@ -1,10 +1,12 @@
 #include "passes/cooperative_matrix/per_element.h"
 
 #include <format>
+#include <optional>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/placement.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -36,26 +38,30 @@ bool lower_per_element(LoweringState& state, ir::BasicBlock& block, size_t index
     const MatrixType* result = state.matrices.find(instruction.type_id());
     const uint32_t func = operands[1];
     const std::vector<uint32_t> func_parameters = parameter_types(module, func);
-    if (!matrix || !result || matrix->id != result->id || func_parameters.size() != operands.size() + 1) {
-        state.context.diagnostics.error(
-            "OpCooperativeMatrixPerElementOpNV cannot be lowered: its matrix, result and Func do not match "
-            "(Func takes row, column, the element, then one parameter per extra operand)",
-            instruction.source_offset(), ir::instruction_text(instruction.words(), module));
+    const auto refuse = [&](const std::string& why) {
+        state.context.diagnostics.error(std::format("OpCooperativeMatrixPerElementOpNV cannot be lowered: {}", why),
+                                        instruction.source_offset(), ir::instruction_text(instruction.words(), module));
         return false;
+    };
+    if (!matrix || !result || matrix->id != result->id || func_parameters.size() != operands.size() + 1) {
+        return refuse("its matrix, result and Func do not match (Func takes row, column, the element, then one parameter per "
+                      "extra operand)");
     }
     const auto extras = operands.subspan(2);
     std::vector<uint32_t> parameters{matrix->lowered};
     std::vector<const MatrixType*> extra_matrices;
     for (size_t i = 0; i < extras.size(); ++i) {
         const MatrixType* m = state.matrices.of_value(module, extras[i]);
+        // An extra matrix's elements go with Matrix's at the same index: it must be laid out as Matrix.
+        if (m && (m->rows != matrix->rows || m->columns != matrix->columns || m->use != matrix->use ||
+                  m->workgroup != matrix->workgroup)) {
+            return refuse(std::format("its extra operand %{} is a cooperative matrix of another type than Matrix", extras[i]));
+        }
         // Any other extra operand goes to Func as it is: it must be a value of Func's parameter type.
         if (!m && module.type_of(extras[i]) != func_parameters[3 + i]) {
-            state.context.diagnostics.error(
-                std::format("OpCooperativeMatrixPerElementOpNV cannot be lowered: its extra operand %{} is neither a "
-                            "cooperative matrix nor a value of the type Func's parameter {} has",
-                            extras[i], 3 + i),
-                instruction.source_offset(), ir::instruction_text(instruction.words(), module));
-            return false;
+            return refuse(std::format("its extra operand %{} is neither a cooperative matrix nor a value of the type Func's "
+                                      "parameter {} has",
+                                      extras[i], 3 + i));
         }
         extra_matrices.push_back(m);
         parameters.push_back(m ? m->lowered : module.type_of(extras[i]));
@@ -72,19 +78,23 @@ bool lower_per_element(LoweringState& state, ir::BasicBlock& block, size_t index
         const auto as_parameter = [&](uint32_t value, uint32_t type) {
             return type == state.uint_type() ? value : b.add(spv::OpBitcast, type, {value});
         };
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < matrix->length; ++e) {
-            std::vector<uint32_t> call{func, as_parameter(place.row(b, e), func_parameters[0]),
-                                       as_parameter(place.column(b, e), func_parameters[1]),
-                                       b.add(spv::OpCompositeExtract, matrix->component.type, {function.parameter(0), e})};
-            for (size_t i = 0; i < extras.size(); ++i) {
-                call.push_back(extra_matrices[i] ? b.add(spv::OpCompositeExtract, extra_matrices[i]->component.type,
-                                                         {function.parameter(1 + i), e})
-                                                 : function.parameter(1 + i));
-            }
-            components.push_back(b.add(spv::OpFunctionCall, matrix->component.type, call));
+        const auto components_of = [&](const MatrixType& m, uint32_t value) {
+            return Components(state, function, m.lowered, m.component.type, m.length, value);
+        };
+        Components elements = components_of(*matrix, function.parameter(0));
+        std::vector<std::optional<Components>> extra_elements;
+        for (size_t i = 0; i < extras.size(); ++i) {
+            if (extra_matrices[i]) extra_elements.push_back(components_of(*extra_matrices[i], function.parameter(1 + i)));
+            else extra_elements.emplace_back();
         }
-        function.finish(b.add(spv::OpCompositeConstruct, matrix->lowered, components));
+        Components results = components_of(*matrix, 0);
+        repeat(state, function, matrix->length, [&](const Iteration& e) {
+            std::vector<uint32_t> call{func, as_parameter(place.row(b, e), func_parameters[0]),
+                                       as_parameter(place.column(b, e), func_parameters[1]), elements.get(e)};
+            for (size_t i = 0; i < extras.size(); ++i) call.push_back(extra_elements[i] ? extra_elements[i]->get(e) : function.parameter(1 + i));
+            results.set(e, b.add(spv::OpFunctionCall, matrix->component.type, call));
+        });
+        function.finish(results.value());
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }

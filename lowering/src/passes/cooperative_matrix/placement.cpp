@@ -9,14 +9,12 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
     column_lane_ = row_group_ = state.uint_constant(0);
     const bool striped = matrix.striped();
     const LaneLayout& layout = matrix.layout;
-    if (striped || layout.column_lanes > 1 || layout.row_groups > 1) {
+    if (striped) {
+        invocation_ = invocation_in_workgroup(state, b);
+        return;
+    }
+    if (layout.column_lanes > 1 || layout.row_groups > 1) {
         const uint32_t lane = state.load_lane(b);
-        if (striped) {
-            const uint32_t subgroup = state.load_builtin(b, spv::BuiltInSubgroupId);
-            invocation_ = b.add(spv::OpIAdd, u,
-                                {b.add(spv::OpIMul, u, {subgroup, state.uint_constant(state.context.target.subgroup_size)}), lane});
-            return;
-        }
         const uint32_t lanes = state.uint_constant(layout.column_lanes);
         if (layout.column_lanes > 1) column_lane_ = b.add(spv::OpUMod, u, {lane, lanes});
         if (layout.row_groups > 1) row_group_ = b.add(spv::OpUDiv, u, {lane, lanes});
@@ -33,6 +31,12 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
                 b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {subgroup, across}), state.uint_constant(spread.band_columns)});
         }
     }
+}
+
+uint32_t Placement::invocation_in_workgroup(LoweringState& state, ir::Builder& b) {
+    const uint32_t u = state.uint_type();
+    const uint32_t subgroup = state.load_builtin(b, spv::BuiltInSubgroupId);
+    return b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {subgroup, state.uint_constant(state.context.target.subgroup_size)}), state.load_lane(b)});
 }
 
 uint32_t Placement::row(ir::Builder& b, uint32_t e) const {

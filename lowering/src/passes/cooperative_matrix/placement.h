@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/lowering_state.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -20,6 +21,11 @@ class Placement {
     // The same for an element given as a uint id (inside a loop over the elements).
     uint32_t row_at(ir::Builder& builder, uint32_t e) const;
     uint32_t column_at(ir::Builder& builder, uint32_t e) const;
+    // The same for an iteration of repeat() over the elements, unrolled or not.
+    uint32_t row(ir::Builder& builder, const Iteration& e) const { return e.fixed ? row(builder, *e.fixed) : row_at(builder, e.index); }
+    uint32_t column(ir::Builder& builder, const Iteration& e) const {
+        return e.fixed ? column(builder, *e.fixed) : column_at(builder, e.index);
+    }
     // The row / column of element `e` when every invocation has the same one there.
     std::optional<uint32_t> fixed_row(uint32_t e) const;
     std::optional<uint32_t> fixed_column(uint32_t e) const;
@@ -34,6 +40,8 @@ class Placement {
     // column and B's row, which span the matrix).
     uint32_t band_row() const { return band_row_; }
     uint32_t band_column() const { return band_column_; }
+    // SubgroupId * subgroup size + SubgroupLocalInvocationId (an id): the invocation's index in its workgroup.
+    static uint32_t invocation_in_workgroup(LoweringState& state, ir::Builder& builder);
     // True (an id) in the one invocation that writes each element several invocations hold (all
     // of a subgroup A; B across row groups; banded workgroup A and B across the subgroups that
     // share a band); 0 when every element has a single holder.

@@ -1,10 +1,12 @@
 #include "passes/cooperative_matrix/relayout.h"
 
 #include <format>
+#include <utility>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
+#include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/placement.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -40,12 +42,16 @@ void write_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
     scratch.barrier(function.body(), m.workgroup);
 }
 
+// Element `index` of the scratch area for `source`'s component type and scope, which holds `area`.
+uint32_t read_scratch(Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t index, uint32_t area) {
+    return b.add(spv::OpLoad, source.component.type, {scratch.element_pointer(b, source.component.type, index, area, source.workgroup)});
+}
+
 uint32_t read_scratch(LoweringState& state, Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t row,
                       uint32_t column, uint32_t pitch) {
     const uint32_t u = state.uint_type();
     const uint32_t index = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(pitch)}), column});
-    return b.add(spv::OpLoad, source.component.type,
-                 {scratch.element_pointer(b, source.component.type, index, source.rows * source.columns, source.workgroup)});
+    return read_scratch(scratch, b, source, index, source.rows * source.columns);
 }
 
 bool report(LoweringState& state, const ir::Instruction& instruction, const std::string& why) {
@@ -64,25 +70,134 @@ void call_instead(LoweringState& state, ir::BasicBlock& block, size_t index, uin
     ir::Builder(state.module(), block, index).add(spv::OpFunctionCall, type, arguments, result);
 }
 
+// OpCooperativeMatrixReduceNV's result, computed in a generated function whose parameter is the
+// source (an accumulator, as the spec requires: each element held by one invocation).
+class Reduction {
+  public:
+    Reduction(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& source, const MatrixType& result,
+              uint32_t combine)
+        : state_(state), scratch_(scratch), function_(function), b_(function.body()), source_(source), result_(result),
+          combine_(combine), place_(state, b_, result), results_(state, function, result.lowered, result.component.type, result.length) {}
+
+    // 2x2: the source goes to the scratch area whole, and each result element combines its four.
+    uint32_t quads() {
+        write_to_scratch(state_, scratch_, function_, source_, function_.parameter(0), false, source_.columns);
+        const uint32_t u = state_.uint_type(), two = state_.uint_constant(2), one = state_.uint_constant(1);
+        repeat(state_, function_, result_.length, [&](const Iteration& e) {
+            const uint32_t r2 = b_.add(spv::OpIMul, u, {place_.row(b_, e), two}), c2 = b_.add(spv::OpIMul, u, {place_.column(b_, e), two});
+            const uint32_t r3 = b_.add(spv::OpIAdd, u, {r2, one}), c3 = b_.add(spv::OpIAdd, u, {c2, one});
+            uint32_t value = read_scratch(state_, scratch_, b_, source_, r2, c2, source_.columns);
+            for (const auto& [row, column] : {std::pair{r3, c2}, std::pair{r2, c3}, std::pair{r3, c3}}) {
+                value = combine(value, read_scratch(state_, scratch_, b_, source_, row, column, source_.columns));
+            }
+            results_.set(e, value);
+        });
+        return results_.value();
+    }
+
+    // Row, Column or both. Each invocation folds the elements it holds of each line (a row; a column
+    // for Column alone) into a partial, which goes to the line's slot for the invocation in the
+    // scratch area (the slots of a line: one per column lane and band across for rows, one per row
+    // group and band down for columns); then each result line folds its line's partials, and both
+    // fold all of them. Far less goes through shared memory than the matrix, and nothing twice.
+    uint32_t lines(uint32_t mode) {
+        const bool columns = mode == kReduceColumn;
+        const uint32_t type = source_.component.type, u = state_.uint_type();
+        const LaneLayout& layout = source_.layout;
+        // Where the partials go: a band's extent across the lines, and the slots a band has.
+        const uint32_t band = columns ? (source_.workgroup ? source_.spread.band_rows : source_.rows)
+                                      : (source_.workgroup ? source_.spread.band_columns : source_.columns);
+        const uint32_t band_slots = columns ? layout.row_groups : layout.column_lanes;
+        const uint32_t slots = (columns ? source_.rows : source_.columns) / band * band_slots;
+        const uint32_t line_count = columns ? source_.columns : source_.rows;
+        const uint32_t area = line_count * slots;
+        const auto partial = [&](uint32_t index) { return read_scratch(scratch_, b_, source_, index, area); };
+
+        const Placement held(state_, b_, source_);
+        Components elements(state_, function_, source_.lowered, type, source_.length, function_.parameter(0));
+        scratch_.barrier(b_, source_.workgroup);  // the previous user's reads are done
+        repeat(state_, function_, columns ? layout.columns_per_lane : layout.rows_per_lane, [&](const Iteration& line) {
+            const uint32_t value = fold(state_, function_, columns ? layout.rows_per_lane : layout.columns_per_lane, type,
+                                        [&](const Iteration& k) { return elements.get(element(source_, line, k, columns)); },
+                                        [&](uint32_t a, uint32_t c) { return combine(a, c); });
+            const Iteration first = element(source_, line, Iteration{state_.uint_constant(0), 0}, columns);
+            const uint32_t index = columns ? held.column(b_, first) : held.row(b_, first);
+            const uint32_t across = columns ? held.row(b_, first) : held.column(b_, first);
+            const uint32_t band_id = state_.uint_constant(band);
+            const uint32_t slot = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {b_.add(spv::OpUDiv, u, {across, band_id}), state_.uint_constant(band_slots)}),
+                                                          b_.add(spv::OpUMod, u, {across, band_id})});
+            const uint32_t at = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}), slot});
+            b_.add(spv::OpStore, 0, {scratch_.element_pointer(b_, type, at, area, source_.workgroup), value});
+        });
+        scratch_.barrier(b_, source_.workgroup);
+
+        const auto folded = [&](uint32_t count, uint32_t start) {
+            return fold(state_, function_, count, type, [&](const Iteration& k) { return partial(b_.add(spv::OpIAdd, u, {start, k.index})); },
+                        [&](uint32_t a, uint32_t c) { return combine(a, c); });
+        };
+        if (mode == (kReduceRow | kReduceColumn)) {
+            const uint32_t total = folded(area, state_.uint_constant(0));
+            repeat(state_, function_, result_.length, [&](const Iteration& e) { results_.set(e, total); });
+            return results_.value();
+        }
+        const LaneLayout& out = result_.layout;
+        repeat(state_, function_, columns ? out.columns_per_lane : out.rows_per_lane, [&](const Iteration& line) {
+            const Iteration first = element(result_, line, Iteration{state_.uint_constant(0), 0}, columns);
+            const uint32_t index = columns ? place_.column(b_, first) : place_.row(b_, first);
+            const uint32_t total = folded(slots, b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}));
+            repeat(state_, function_, columns ? out.rows_per_lane : out.columns_per_lane,
+                   [&](const Iteration& k) { results_.set(element(result_, line, k, columns), total); });
+        });
+        return results_.value();
+    }
+
+  private:
+    uint32_t combine(uint32_t a, uint32_t c) { return b_.add(spv::OpFunctionCall, source_.component.type, {combine_, a, c}); }
+
+    // The element at position `k` of held line `line` of accumulator `m`: lines are the rows an
+    // invocation holds (element line * columns_per_lane + k), or its columns (element k * columns_per_lane + line).
+    Iteration element(const MatrixType& m, const Iteration& line, const Iteration& k, bool columns) {
+        const Iteration& row = columns ? k : line;
+        const Iteration& column = columns ? line : k;
+        const uint32_t per_row = m.layout.columns_per_lane;
+        if (row.fixed && column.fixed) {
+            const uint32_t e = *row.fixed * per_row + *column.fixed;
+            return Iteration{state_.uint_constant(e), e};
+        }
+        const uint32_t u = state_.uint_type();
+        return Iteration{b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {row.index, state_.uint_constant(per_row)}), column.index}),
+                         std::nullopt};
+    }
+
+    LoweringState& state_;
+    Scratch& scratch_;
+    ir::FunctionBuilder& function_;
+    ir::Builder& b_;
+    const MatrixType& source_;
+    const MatrixType& result_;
+    uint32_t combine_;
+    Placement place_;
+    Components results_;
+};
+
 }  // namespace
 
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                       uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements) {
-    ir::Builder& entry = function.body();
-    const Placement place(state, entry, m);
-    const uint32_t writer = place.sole_writer(entry);
-    if (writer) function.begin_if(writer);
     ir::Builder& b = function.body();
+    const Placement place(state, b, m);
+    Components elements(state, function, m.lowered, m.component.type, m.length, matrix);
+    const uint32_t writer = place.sole_writer(b);
+    if (writer) function.begin_if(writer);
     const uint32_t u = state.uint_type();
-    for (uint32_t e = 0; e < m.length; ++e) {
+    repeat(state, function, m.length, [&](const Iteration& e) {
         const uint32_t major = transpose ? place.column(b, e) : place.row(b, e);
         const uint32_t minor = transpose ? place.row(b, e) : place.column(b, e);
         const uint32_t line = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIMul, u, {major, state.uint_constant(pitch)})});
-        const uint32_t value = b.add(spv::OpCompositeExtract, m.component.type, {matrix, e});
         b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, b.add(spv::OpIAdd, u, {line, minor}), area_elements,
                                                         m.workgroup),
-                                value});
-    }
+                                elements.get(e)});
+    });
     if (writer) function.end_if();
 }
 
@@ -131,12 +246,12 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
         write_to_scratch(state, scratch, function, *source, function.parameter(0), transpose, result->columns);
         ir::Builder& b = function.body();
         const Placement place(state, b, *result);
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->length; ++e) {
+        Components components(state, function, result->lowered, result->component.type, result->length);
+        repeat(state, function, result->length, [&](const Iteration& e) {
             const uint32_t value = read_scratch(state, scratch, b, *source, place.row(b, e), place.column(b, e), result->columns);
-            components.push_back(convert(state, b, value, source->component, result->component, opcode));
-        }
-        function.finish(b.add(spv::OpCompositeConstruct, result->lowered, components));
+            components.set(e, convert(state, b, value, source->component, result->component, opcode));
+        });
+        function.finish(components.value());
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }
@@ -154,6 +269,9 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
     if (!result || !source) return report(state, instruction, "its operand or result is not a lowered cooperative matrix");
     if (source->component.type != result->component.type) return report(state, instruction, "the component types differ");
     if (result->workgroup != source->workgroup) return report(state, instruction, "the operand's and the result's scopes differ");
+    if (source->use != Use::Accumulator || result->use != Use::Accumulator) {
+        return report(state, instruction, "the operand and the result must be accumulators (MatrixAccumulatorKHR)");
+    }
     if (mode == kReduce2x2 ? (result->rows * 2 != source->rows || result->columns * 2 != source->columns)
         : mode == kReduceRow   ? result->rows != source->rows
         : mode == kReduceColumn ? result->columns != source->columns
@@ -166,49 +284,8 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
     if (!function_id) {
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
-        write_to_scratch(state, scratch, function, *source, function.parameter(0), false, source->columns);
-        ir::Builder& b = function.body();
-        const uint32_t component = source->component.type;
-        const auto read = [&](uint32_t row, uint32_t column) { return read_scratch(state, scratch, b, *source, row, column, source->columns); };
-        // Folds the source elements at `positions` with the application's CombineFunc.
-        const auto fold = [&](const std::vector<std::pair<uint32_t, uint32_t>>& positions) {
-            uint32_t value = read(positions[0].first, positions[0].second);
-            for (size_t i = 1; i < positions.size(); ++i) {
-                value = b.add(spv::OpFunctionCall, component, {combine, value, read(positions[i].first, positions[i].second)});
-            }
-            return value;
-        };
-        const auto u32 = [&](uint32_t v) { return state.uint_constant(v); };
-        const uint32_t u = state.uint_type();
-        const Placement place(state, b, *result);
-        std::map<std::pair<uint32_t, uint32_t>, uint32_t> folded;  // by the (row, column) ids that decide it
-        std::vector<uint32_t> components;
-        for (uint32_t e = 0; e < result->length; ++e) {
-            const uint32_t row = place.row(b, e);
-            const uint32_t column = place.column(b, e);
-            std::pair<uint32_t, uint32_t> decides{mode & kReduceColumn ? 0 : row, mode & kReduceRow ? 0 : column};
-            if (mode == kReduce2x2) decides = {row, column};
-            uint32_t& value = folded[decides];
-            if (value == 0) {
-                std::vector<std::pair<uint32_t, uint32_t>> positions;
-                if (mode == kReduce2x2) {
-                    const uint32_t r2 = b.add(spv::OpIMul, u, {row, u32(2)}), c2 = b.add(spv::OpIMul, u, {column, u32(2)});
-                    const uint32_t r3 = b.add(spv::OpIAdd, u, {r2, u32(1)}), c3 = b.add(spv::OpIAdd, u, {c2, u32(1)});
-                    positions = {{r2, c2}, {r3, c2}, {r2, c3}, {r3, c3}};
-                } else {
-                    for (uint32_t r = 0; r < source->rows; ++r) {
-                        for (uint32_t c = 0; c < source->columns; ++c) {
-                            if (!(mode & kReduceColumn) && r > 0) continue;  // Row: one row, chosen below
-                            if (!(mode & kReduceRow) && c > 0) continue;     // Column: one column
-                            positions.push_back({mode & kReduceColumn ? u32(r) : row, mode & kReduceRow ? u32(c) : column});
-                        }
-                    }
-                }
-                value = fold(positions);
-            }
-            components.push_back(value);
-        }
-        function.finish(b.add(spv::OpCompositeConstruct, result->lowered, components));
+        Reduction reduction(state, scratch, function, *source, *result, combine);
+        function.finish(mode == kReduce2x2 ? reduction.quads() : reduction.lines(mode));
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }
