@@ -2,7 +2,9 @@
 // conversions that change a matrix's Use (accumulator to A or B), OpCooperativeMatrixTransposeNV,
 // OpCooperativeMatrixReduceNV — go through the subgroup's slice of shared memory: every
 // invocation writes the elements it holds at their (row, column), a subgroup barrier, and every
-// invocation reads the elements its result holds. Each becomes a call to a generated function.
+// invocation reads the elements its result holds (a Row or Column reduction writes one partial per
+// line it holds instead, and reads the partials of its result's lines). Each becomes a call to a
+// generated function, whose per-element code is unrolled or a loop (element_loop.h).
 #pragma once
 
 #include <cstddef>
