@@ -71,6 +71,14 @@ bool parse_number(std::string_view text, T& value) {
     return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
+// A count option's value, or nullopt with `error` saying what the option expects.
+std::optional<uint32_t> count_of(std::string_view option, std::string_view text, std::string_view unit, std::string& error) {
+    uint32_t value = 0;
+    if (parse_number(text, value)) return value;
+    error = std::format("{} expects a number of {}, not '{}'", option, unit, text);
+    return std::nullopt;
+}
+
 std::vector<uint8_t> bytes_of(const auto& value) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(&value);
     return {bytes, bytes + sizeof(value)};
@@ -146,7 +154,8 @@ std::optional<std::string_view> value_of(std::string_view name, int argc, const 
 std::optional<Options> parse_options(int argc, const char* const* argv, std::string& error) {
     Options options;
     options.target = target_of(kPresets[2]);  // vulkan1.3
-    std::optional<uint32_t> subgroup_size, shared_memory;
+    std::optional<uint32_t> subgroup_size, shared_memory, unroll_up_to;
+    std::optional<bool> scalar_uniform_loads;
     std::optional<lowering::EmulatedSet> sets;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -178,12 +187,15 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             }
             subgroup_size = value;
         } else if (auto bytes = option("--shared-memory")) {
-            uint32_t value = 0;
-            if (!parse_number(*bytes, value)) {
-                error = std::format("--shared-memory expects a number of bytes, not '{}'", *bytes);
+            if (!(shared_memory = count_of("--shared-memory", *bytes, "bytes", error))) return std::nullopt;
+        } else if (auto count = option("--unroll-up-to")) {
+            if (!(unroll_up_to = count_of("--unroll-up-to", *count, "components", error))) return std::nullopt;
+        } else if (auto loads = option("--uniform-loads")) {
+            if (*loads != "scalar" && *loads != "per-invocation") {
+                error = std::format("--uniform-loads expects scalar or per-invocation, not '{}'", *loads);
                 return std::nullopt;
             }
-            shared_memory = value;
+            scalar_uniform_loads = *loads == "scalar";
         } else if (auto names = option("--emulate")) {
             lowering::EmulatedSet value = 0;
             if (!parse_sets(*names, value, error)) return std::nullopt;
@@ -207,6 +219,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     // Overrides apply to whichever preset was chosen, wherever they stand on the command line.
     if (subgroup_size) options.target.subgroup_size = *subgroup_size;
     if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
+    if (unroll_up_to) options.target.unroll_up_to = *unroll_up_to;
+    if (scalar_uniform_loads) options.target.scalar_uniform_loads = *scalar_uniform_loads;
     if (sets) options.target.emulate = *sets;
     if (options.input.empty()) {
         error = "no input file (give a .spv file, or - for standard input)";
@@ -230,7 +244,8 @@ Options:
   -o FILE               Where the lowered module goes (- for standard output).
   --target NAME         The device to lower for (default vulkan1.3):
                           lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory,
-                                     invocations as SIMD lanes (narrow loads read 32 bits at a time)
+                                     invocations as SIMD lanes (narrow loads read 32 bits at a time),
+                                     scalar uniform loads (lavapipe 26; 25 needs --uniform-loads per-invocation)
                           vulkan1.4  Vulkan 1.4, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.3  Vulkan 1.3, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.2  Vulkan 1.2, SPIR-V 1.5, 16384 bytes of shared memory
@@ -238,6 +253,12 @@ Options:
                         (cooperative matrices) need --subgroup-size.
   --subgroup-size N     The subgroup size the pipeline will run at (a power of two).
   --shared-memory BYTES maxComputeSharedMemorySize of the device.
+  --uniform-loads KIND  How the device loads a value every invocation of a subgroup reads from one
+                        address: scalar (once per subgroup, the default: GPUs, lavapipe 26) or
+                        per-invocation (lavapipe 25). Per invocation, workgroup-scope A and B are
+                        striped over the workgroup and staged through shared memory.
+  --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
+                        a loop beyond (default 256; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
 {1}                        all
   --spec-const ID=VALUE The value of specialization constant ID (repeatable): an integer (4 bytes,

@@ -3,13 +3,17 @@
 // layout it relies on is checked against a direct enumeration of the matrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <spirv/unified1/spirv.hpp>
+#include <tuple>
 #include <utility>
 
 #include "passes/cooperative_matrix/lane_layout.h"
 #include "coopmat_target.h"
 #include "diagnostic_text.h"
 #include "spirv_corpus.h"
+#include "spirv_facts.h"
 #include "vkpolyfill/lowering/cooperative_matrix.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
@@ -23,9 +27,14 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
     size_t lowered = 0;
     for (const CorpusModule& module : corpus()) {
         if (!(scan_emulated_capabilities(module.words) & bit(Emulated::KhrCooperativeMatrix))) continue;
-        for (auto [subgroup_size, simd_lanes] : {std::pair{8u, false}, {8u, true}, {16u, false}, {32u, false}, {64u, false}}) {
-            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size) + (simd_lanes ? " (SIMD lanes)" : ""));
-            const Result result = lower(module.words, emulating_coopmat(subgroup_size, simd_lanes), {});
+        // SIMD lanes with scalar uniform loads (lavapipe 26) and without (lavapipe 25), and GPU sizes.
+        for (auto [subgroup_size, simd_lanes, scalar_loads] :
+             {std::tuple{8u, false, true}, {8u, true, true}, {8u, true, false}, {16u, false, true}, {32u, false, true}, {64u, false, true}}) {
+            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size) + (simd_lanes ? " (SIMD lanes)" : "") +
+                         (scalar_loads ? "" : " (uniform loads per invocation)"));
+            Target target = emulating_coopmat(subgroup_size, simd_lanes);
+            target.scalar_uniform_loads = scalar_loads;
+            const Result result = lower(module.words, target, {});
             // A workgroup narrower than the subgroup cannot hold workgroup-scope matrices: reported.
             if (!result.ok && messages(result).find("is not whole subgroups of") != std::string::npos) continue;
             ASSERT_TRUE(result.ok) << messages(result);
@@ -69,6 +78,30 @@ TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEver
             // B: every invocation holds whole columns, and every column is held.
             const auto b = held(rows, columns, cooperative_matrix::Use::B, subgroup_size);
             for (uint32_t c = 0; c < columns; ++c) EXPECT_GE(b.count({0, c}), 1u);
+        }
+    }
+}
+
+// The workgroup GEMM (shaders/bench/gemm_coopmat2.comp, 256 invocations): where uniform loads are
+// scalar, A and B take the accumulator's bands and the multiply-add needs no barrier; where each
+// invocation loads again, they are striped and the multiply-add stages them with barriers.
+TEST(CooperativeMatrixPass, WorkgroupOperandsAreBandedOnlyWhereUniformLoadsAreScalar) {
+    const auto gemm = std::find_if(corpus().begin(), corpus().end(), [](const CorpusModule& m) { return m.name == "gemm_coopmat2.comp.spv"; });
+    ASSERT_NE(gemm, corpus().end());
+    Options options;
+    options.specialization.push_back({0, {0x00, 0x01, 0x00, 0x00}});  // local_size_x_id: 256 invocations
+    for (bool scalar_loads : {true, false}) {
+        SCOPED_TRACE(scalar_loads ? "scalar uniform loads" : "uniform loads per invocation");
+        Target target = emulating_coopmat(8, true);
+        target.scalar_uniform_loads = scalar_loads;
+        const Result result = lower(gemm->words, target, options);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        const size_t barriers = read_facts(result.words).count(spv::OpControlBarrier);
+        if (scalar_loads) {
+            EXPECT_EQ(barriers, 0u);
+        } else {
+            EXPECT_GE(barriers, 2u);
         }
     }
 }

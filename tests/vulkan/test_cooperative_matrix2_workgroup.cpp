@@ -62,13 +62,16 @@ std::vector<float> attention(const Inputs& in) {
     return o;
 }
 
-enum class Lowering { Library, LibraryAsLoops, Layer };  // LibraryAsLoops: Target::unroll_up_to 0
+// LibraryAsLoops: Target::unroll_up_to 0; LibraryPerInvocationLoads: Target::scalar_uniform_loads
+// false (A and B striped and staged, as for lavapipe 25), whichever driver runs it.
+enum class Lowering { Library, LibraryAsLoops, LibraryPerInvocationLoads, Layer };
 
 // A workgroup shader, lowered by the library for the driver's subgroup size.
 std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader, Lowering lowering) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(physical_device);
     if (lowering == Lowering::LibraryAsLoops) target.unroll_up_to = 0;
+    if (lowering == Lowering::LibraryPerInvocationLoads) target.scalar_uniform_loads = false;
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     return lower_checked(read_shader(shader), target);
@@ -165,11 +168,16 @@ TEST_P(CooperativeMatrix2Workgroup, BandedAndStripedOperandsMatchCpu) {
     EXPECT_TRUE(coopmat::floats_match("the results", got, expected, {}, where));
 }
 
-INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup, testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::Layer),
+INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
+                         testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads, Lowering::Layer),
                          [](const testing::TestParamInfo<Lowering>& param) {
-                             return param.param == Lowering::Library ? "ByTheLibrary"
-                                    : param.param == Lowering::Layer ? "ByTheLayer"
-                                                                     : "ByTheLibraryAsLoops";
+                             switch (param.param) {
+                                 case Lowering::Library: return "ByTheLibrary";
+                                 case Lowering::LibraryAsLoops: return "ByTheLibraryAsLoops";
+                                 case Lowering::LibraryPerInvocationLoads: return "ByTheLibraryWithPerInvocationLoads";
+                                 case Lowering::Layer: return "ByTheLayer";
+                             }
+                             return "";
                          });
 
 }  // namespace

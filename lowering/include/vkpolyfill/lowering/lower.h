@@ -46,6 +46,12 @@ struct Target {
     // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads
     // narrow data 32 bits at a time where it can.
     bool simd_lane_invocations = false;
+    // A load that every invocation of a subgroup makes from one address is done once for the subgroup
+    // (GPUs: scalar or uniform loads; lavapipe 26: its uniform-load path). false where each invocation
+    // loads it again (lavapipe 25): there workgroup-scope A and B are striped over the workgroup and
+    // staged through shared memory, each element read once per workgroup, rather than copied into the
+    // bands of every subgroup that needs them (passes/cooperative_matrix/matrix_types.h).
+    bool scalar_uniform_loads = true;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.

@@ -170,6 +170,9 @@ bool MatrixTypes::collect(PassContext& context) {
 }
 
 void MatrixTypes::band_workgroup_operands(PassContext& context) {
+    // Banded copies are read once per subgroup that shares them, A's by every invocation of it:
+    // cheap where uniform loads are scalar, not where each invocation loads again (WorkgroupLayout).
+    if (!context.target.scalar_uniform_loads) return;
     // Keyed by use and shape, not type, so that conversions between types of one shape (f32 to f16
     // A) keep the layout; a shape paired with accumulators of different bands stays striped.
     using Shape = std::tuple<Use, uint32_t, uint32_t>;

@@ -33,8 +33,10 @@ struct ComponentInfo {
 //    Measured on lavapipe 26 (f16 GEMM, 128x128x16 per 256-invocation workgroup, 512^3): staged
 //    through shared memory with two workgroup barriers per step 29.9 ms, the same bands without
 //    staging 12.9 ms. Loads read each copy once per sharing subgroup (from cache, mostly).
-//  - Other A and B (not multiplied, or multiplied with accumulators of different bands) are
-//    striped: row-major element f is held by invocation f % invocations, at index
+//    Only where uniform loads are scalar (Target::scalar_uniform_loads): on lavapipe 25, which loads
+//    A's uniform elements per invocation, bands made the same GEMM 1.4-1.6x slower than striping.
+//  - Other A and B (not multiplied, multiplied with accumulators of different bands, or all where
+//    uniform loads are per invocation) are striped: row-major element f is held by invocation f % invocations, at index
 //    f / invocations; a multiply-add stages them through shared memory.
 struct WorkgroupLayout {
     uint32_t invocations = 0;
