@@ -258,7 +258,7 @@ Options:
                         per-invocation (lavapipe 25). Per invocation, workgroup-scope A and B are
                         striped over the workgroup and staged through shared memory.
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
-                        a loop beyond (default 256; 0 makes every such repetition a loop).
+                        a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
 {1}                        all
   --spec-const ID=VALUE The value of specialization constant ID (repeatable): an integer (4 bytes,

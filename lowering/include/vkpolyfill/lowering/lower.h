@@ -55,7 +55,7 @@ struct Target {
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.
-    uint32_t unroll_up_to = 256;
+    uint32_t unroll_up_to = 512;
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;
