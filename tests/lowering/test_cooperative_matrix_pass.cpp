@@ -82,28 +82,38 @@ TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEver
     }
 }
 
+// The OpControlBarrier count of corpus module `name` (its workgroup size specialization constant 0 =
+// `invocations`), lowered for lavapipe with or without scalar uniform loads, checked valid.
+size_t barriers_when_lowered(const std::string& name, uint32_t invocations, bool scalar_loads) {
+    const auto module = std::find_if(corpus().begin(), corpus().end(), [&](const CorpusModule& m) { return m.name == name; });
+    EXPECT_NE(module, corpus().end()) << name;
+    if (module == corpus().end()) return 0;
+    Options options;
+    options.specialization.push_back(
+        {0, {uint8_t(invocations), uint8_t(invocations >> 8), uint8_t(invocations >> 16), uint8_t(invocations >> 24)}});
+    Target target = emulating_coopmat(8, true);
+    target.scalar_uniform_loads = scalar_loads;
+    const Result result = lower(module->words, target, options);
+    EXPECT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    return read_facts(result.words).count(spv::OpControlBarrier);
+}
+
 // The workgroup GEMM (shaders/bench/gemm_coopmat2.comp, 256 invocations): where uniform loads are
 // scalar, A and B take the accumulator's bands and the multiply-add needs no barrier; where each
 // invocation loads again, they are striped and the multiply-add stages them with barriers.
 TEST(CooperativeMatrixPass, WorkgroupOperandsAreBandedOnlyWhereUniformLoadsAreScalar) {
-    const auto gemm = std::find_if(corpus().begin(), corpus().end(), [](const CorpusModule& m) { return m.name == "gemm_coopmat2.comp.spv"; });
-    ASSERT_NE(gemm, corpus().end());
-    Options options;
-    options.specialization.push_back({0, {0x00, 0x01, 0x00, 0x00}});  // local_size_x_id: 256 invocations
-    for (bool scalar_loads : {true, false}) {
-        SCOPED_TRACE(scalar_loads ? "scalar uniform loads" : "uniform loads per invocation");
-        Target target = emulating_coopmat(8, true);
-        target.scalar_uniform_loads = scalar_loads;
-        const Result result = lower(gemm->words, target, options);
-        ASSERT_TRUE(result.ok) << messages(result);
-        EXPECT_EQ(validate(result.words, kVulkan13), "");
-        const size_t barriers = read_facts(result.words).count(spv::OpControlBarrier);
-        if (scalar_loads) {
-            EXPECT_EQ(barriers, 0u);
-        } else {
-            EXPECT_GE(barriers, 2u);
-        }
-    }
+    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, true), 0u);
+    EXPECT_GE(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, false), 2u);
+}
+
+// The attention kernel's row reductions (shaders/bench/attention_coopmat2.comp, one subgroup):
+// where uniform loads are per invocation, the lanes share each line's total out, a barrier more in
+// each generated reduction function.
+TEST(CooperativeMatrixPass, RowReductionsShareTheirTotalsWhereUniformLoadsArePerInvocation) {
+    const size_t scalar = barriers_when_lowered("attention_coopmat2.comp.spv", 8, true);
+    EXPECT_GT(scalar, 0u);
+    EXPECT_GT(barriers_when_lowered("attention_coopmat2.comp.spv", 8, false), scalar);
 }
 
 TEST(CooperativeMatrixConfigurations, OfferedShapesFitTheSubgroupAndTheArithmetic) {

@@ -131,14 +131,19 @@ VkPhysicalDeviceVulkan12Features arithmetic_features(void* next) {
     return features12;
 }
 
-// Lowered by the library with its default unrolling, or (`loops`) with every per-element repetition a loop.
-void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, bool loops) {
+// How the library lowers: its defaults, every per-element repetition a loop (Target::unroll_up_to
+// 0), or for a device whose uniform loads are per invocation (Target::scalar_uniform_loads false:
+// lavapipe 25's reductions, whichever driver runs them).
+enum class Variant { Default, Loops, PerInvocationLoads };
+
+void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant variant) {
     VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(nullptr);
     Context context({.layer = false, .device_features_next = &features12});
 
     lowering::Target target;
     target.subgroup_size = subgroup_size(context.physical_device);
-    if (loops) target.unroll_up_to = 0;
+    if (variant == Variant::Loops) target.unroll_up_to = 0;
+    target.scalar_uniform_loads = variant != Variant::PerInvocationLoads;
     target.max_shared_memory_bytes = 16384;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     lowering::Options options;
@@ -156,12 +161,12 @@ class CooperativeMatrix2Subgroup : public testing::TestWithParam<std::tuple<Case
 
 TEST_P(CooperativeMatrix2Subgroup, LoweredByTheLibraryMatchesCpu) {
     const auto& [test, n] = GetParam();
-    expect_library_lowering_matches_cpu(test, n, false);
+    expect_library_lowering_matches_cpu(test, n, Variant::Default);
 }
 
 TEST_P(CooperativeMatrix2Subgroup, LoweredAsLoopsMatchesCpu) {
     const auto& [test, n] = GetParam();
-    expect_library_lowering_matches_cpu(test, n, true);
+    expect_library_lowering_matches_cpu(test, n, Variant::Loops);
 }
 
 // Through the layer: lavapipe 26 has every feature bit these operations need, so a module without
@@ -196,11 +201,25 @@ TEST_P(CooperativeMatrix2Subgroup, ThroughTheLayerMatchesCpu) {
     EXPECT_EQ(reached_as_written, driver_name() == "native" && !test.reduces);
 }
 
-INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2Subgroup, testing::Combine(testing::ValuesIn(kCases), testing::ValuesIn(kSizes)),
-                         [](const testing::TestParamInfo<std::tuple<Case, uint32_t>>& param_info) {
-                             return std::format("{}_{}x{}", std::get<0>(param_info.param).name, std::get<1>(param_info.param),
-                                                std::get<1>(param_info.param));
-                         });
+std::string case_name(const testing::TestParamInfo<std::tuple<Case, uint32_t>>& param_info) {
+    const auto& [test, n] = param_info.param;
+    return std::format("{}_{}x{}", test.name, n, n);
+}
+
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2Subgroup, testing::Combine(testing::ValuesIn(kCases), testing::ValuesIn(kSizes)), case_name);
+
+// The reductions (kCases[1..4]) lowered for per-invocation uniform loads: row reductions then share
+// their lines' totals out over the lanes (relayout.cpp).
+class CooperativeMatrix2SubgroupReduction : public CooperativeMatrix2Subgroup {};
+
+TEST_P(CooperativeMatrix2SubgroupReduction, LoweredForPerInvocationLoadsMatchesCpu) {
+    const auto& [test, n] = GetParam();
+    expect_library_lowering_matches_cpu(test, n, Variant::PerInvocationLoads);
+}
+
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2SubgroupReduction,
+                         testing::Combine(testing::ValuesIn(std::begin(kCases) + 1, std::begin(kCases) + 5), testing::ValuesIn(kSizes)),
+                         case_name);
 
 }  // namespace
 }  // namespace vkpolyfill::test

@@ -110,7 +110,19 @@ class Reduction {
         const uint32_t band_slots = columns ? layout.row_groups : layout.column_lanes;
         const uint32_t slots = (columns ? source_.rows : source_.columns) / band * band_slots;
         const uint32_t line_count = columns ? source_.columns : source_.rows;
-        const uint32_t area = line_count * slots;
+        // Every invocation reads the partials of each line its result holds, the same addresses in
+        // every lane: scalar loads where uniform loads are. Where they are per invocation (lavapipe
+        // 25), the lanes of a subgroup share the lines out instead, fold each once into a total after
+        // the partials (the last lane's extra turns fold the last line again) and, after a subgroup
+        // barrier, read the totals back: for a 16x16 row sum at 8 lanes 2 x 8 + 16 reads a lane, not
+        // 16 x 8. Done where that reads less; a workgroup would pay a workgroup barrier for it.
+        const uint32_t lanes = state_.context.target.subgroup_size;
+        const uint32_t held_lines = mode == kReduceColumn ? result_.layout.columns_per_lane : result_.layout.rows_per_lane;
+        const uint32_t turns = (line_count + lanes - 1) / lanes;
+        const bool share_totals = !state_.context.target.scalar_uniform_loads && mode != (kReduceRow | kReduceColumn) && !source_.workgroup &&
+                                  uint64_t{held_lines} * slots > uint64_t{turns} * slots + held_lines;
+        const uint32_t partials = line_count * slots;
+        const uint32_t area = partials + (share_totals ? line_count : 0);
         const auto partial = [&](uint32_t index) { return read_scratch(scratch_, b_, source_, index, area); };
 
         const Placement held(state_, b_, source_);
@@ -136,15 +148,32 @@ class Reduction {
                         [&](uint32_t a, uint32_t c) { return combine(a, c); });
         };
         if (mode == (kReduceRow | kReduceColumn)) {
-            const uint32_t total = folded(area, state_.uint_constant(0));
+            const uint32_t total = folded(partials, state_.uint_constant(0));
             repeat(state_, function_, result_.length, [&](const Iteration& e) { results_.set(e, total); });
             return results_.value();
+        }
+        const auto total_of = [&](uint32_t index) {
+            if (share_totals) return partial(b_.add(spv::OpIAdd, u, {state_.uint_constant(partials), index}));
+            return folded(slots, b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}));
+        };
+        if (share_totals) {
+            const uint32_t lane = state_.load_lane(b_);
+            const uint32_t count = state_.uint_constant(line_count), last = state_.uint_constant(line_count - 1);
+            repeat(state_, function_, turns, [&](const Iteration& turn) {
+                const uint32_t mine = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {turn.index, state_.uint_constant(lanes)}), lane});
+                const uint32_t inside = b_.add(spv::OpULessThan, state_.types().get_type_bool(), {mine, count});
+                const uint32_t line = b_.add(spv::OpSelect, u, {inside, mine, last});
+                const uint32_t total = folded(slots, b_.add(spv::OpIMul, u, {line, state_.uint_constant(slots)}));
+                const uint32_t at = b_.add(spv::OpIAdd, u, {state_.uint_constant(partials), line});
+                b_.add(spv::OpStore, 0, {scratch_.element_pointer(b_, type, at, area, false), total});
+            });
+            scratch_.barrier(b_, false);
         }
         const LaneLayout& out = result_.layout;
         repeat(state_, function_, columns ? out.columns_per_lane : out.rows_per_lane, [&](const Iteration& line) {
             const Iteration first = element(result_, line, Iteration{state_.uint_constant(0), 0}, columns);
             const uint32_t index = columns ? place_.column(b_, first) : place_.row(b_, first);
-            const uint32_t total = folded(slots, b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}));
+            const uint32_t total = total_of(index);
             repeat(state_, function_, columns ? out.rows_per_lane : out.columns_per_lane,
                    [&](const Iteration& k) { results_.set(element(result_, line, k, columns), total); });
         });
