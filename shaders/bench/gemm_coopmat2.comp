@@ -12,7 +12,8 @@
 // workgroup-scope coopMatMulAdd; at the end one workgroup-scope store. The layer's lowering holds
 // A and B in the bands of the accumulator (each subgroup the rows of A and columns of B its band
 // needs, lowering/src/passes/cooperative_matrix/matrix_types.h), so the multiply-add is each
-// subgroup's own, with no shared memory and no barrier.
+// subgroup's own, with no shared memory and no barrier; on lavapipe 25, whose uniform loads are per
+// invocation, it stripes and stages them (Target::scalar_uniform_loads).
 // The subgroup-scope flexible-dimension variant needs no shader of its own: gemm_coopmat.comp with
 // a shape no KHR configuration lists (tm=32,tn=32,tk=16), on a device with flexible dimensions.
 //
