@@ -72,8 +72,12 @@ class TensorDevice {
 // Bytes per element of the one-component formats the tests use.
 uint32_t element_size(VkFormat format);
 
+// The description points into `dimensions` and `strides` (empty: optimal tiling), which must outlive it;
+// a temporary list of dimensions would dangle, so that form does not compile.
 VkTensorDescriptionARM tensor_description(VkFormat format, const std::vector<int64_t>& dimensions, const std::vector<int64_t>& strides,
                                           VkTensorUsageFlagsARM usage);
+VkTensorDescriptionARM tensor_description(VkFormat format, std::vector<int64_t>&& dimensions, const std::vector<int64_t>& strides,
+                                          VkTensorUsageFlagsARM usage) = delete;
 
 }  // namespace vkpolyfill::test
 

@@ -438,7 +438,8 @@ TEST(ArmTensorsCopy, ACopyOfATensorWithoutMemoryIsRefused) {
     TensorDevice device;
     const TestTensor bound = device.create(VK_FORMAT_R32_UINT, {4, 4});
     const VolkDeviceTable& vk = device.context().vk;
-    const VkTensorDescriptionARM description = tensor_description(VK_FORMAT_R32_UINT, {4, 4}, {}, VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM);
+    const std::vector<int64_t> dimensions = {4, 4};
+    const VkTensorDescriptionARM description = tensor_description(VK_FORMAT_R32_UINT, dimensions, {}, VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM);
     VkTensorCreateInfoARM info = vku::InitStructHelper();
     info.pDescription = &description;
     TestTensor unbound = bound;
