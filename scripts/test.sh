@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite on both drivers: sets up if needed, builds, runs ctest (as a conformance run), fuzzes the lowering briefly.
+# The whole test suite on both drivers: sets up if needed, builds, runs ctest (as a conformance run), fuzzes the
+# lowering briefly, and runs the bounded sanitizer cases.
 #   scripts/test.sh [preset] [ctest args...]     (preset: release | debug | asan | tsan; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,11 @@ bash scripts/build.sh "$preset"
 case $preset in asan|tsan) . scripts/lib/sanitizers.sh && sanitizer_environment ;; esac
 VKPOLYFILL_BUILD_DIR="build/$preset" scripts/conformance.sh -j "$(nproc)" "$@"
 case $preset in asan|tsan) sanitizer_reports "build/$preset" ;; esac
-# The whole suite ends with a short fuzz run of the lowering: a count of inputs from a fixed seed (the
-# same mutations, nearly the same inputs; a failure's crash file is its reproducer: README, Hardening).
-[ $# -gt 0 ] || [ "$preset" != release ] || bash scripts/fuzz.sh --runs 20000 --seed 1
+# The whole suite ends with a short fuzz run of the lowering (a count of inputs from a fixed seed: the
+# same mutations, nearly the same inputs; a failure's crash file is its reproducer) and the bounded
+# sanitizer runs (README: Hardening).
+if [ $# -eq 0 ] && [ "$preset" = release ]; then
+  bash scripts/fuzz.sh --runs 20000 --seed 1
+  bash scripts/sanitize.sh
+fi
 echo "[test] $preset passed in $((SECONDS - start)) s"
