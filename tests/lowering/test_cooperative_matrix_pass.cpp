@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <format>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 #include <tuple>
@@ -82,18 +83,25 @@ TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEver
     }
 }
 
+// Corpus module `name` with specialization constants 0, 1, ... = `constants`, lowered for `target`.
+Result lowered_corpus_module(const std::string& name, const std::vector<uint32_t>& constants, const Target& target) {
+    const auto module = std::find_if(corpus().begin(), corpus().end(), [&](const CorpusModule& m) { return m.name == name; });
+    EXPECT_NE(module, corpus().end()) << name;
+    if (module == corpus().end()) return {};
+    Options options;
+    for (uint32_t id = 0; id < constants.size(); ++id) {
+        const uint32_t v = constants[id];
+        options.specialization.push_back({id, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}});
+    }
+    return lower(module->words, target, options);
+}
+
 // The OpControlBarrier count of corpus module `name` (its workgroup size specialization constant 0 =
 // `invocations`), lowered for lavapipe with or without scalar uniform loads, checked valid.
 size_t barriers_when_lowered(const std::string& name, uint32_t invocations, bool scalar_loads) {
-    const auto module = std::find_if(corpus().begin(), corpus().end(), [&](const CorpusModule& m) { return m.name == name; });
-    EXPECT_NE(module, corpus().end()) << name;
-    if (module == corpus().end()) return 0;
-    Options options;
-    options.specialization.push_back(
-        {0, {uint8_t(invocations), uint8_t(invocations >> 8), uint8_t(invocations >> 16), uint8_t(invocations >> 24)}});
     Target target = emulating_coopmat(8, true);
     target.scalar_uniform_loads = scalar_loads;
-    const Result result = lower(module->words, target, options);
+    const Result result = lowered_corpus_module(name, {invocations}, target);
     EXPECT_TRUE(result.ok) << messages(result);
     EXPECT_EQ(validate(result.words, kVulkan13), "");
     return read_facts(result.words).count(spv::OpControlBarrier);
@@ -114,6 +122,52 @@ TEST(CooperativeMatrixPass, RowReductionsShareTheirTotalsWhereUniformLoadsArePer
     const size_t scalar = barriers_when_lowered("attention_coopmat2.comp.spv", 8, true);
     EXPECT_GT(scalar, 0u);
     EXPECT_GT(barriers_when_lowered("attention_coopmat2.comp.spv", 8, false), scalar);
+}
+
+// Whether an M x N accumulator spreads evenly over a subgroup, as lane_layout.h describes it: the
+// columns dealt to min(S, N) lanes, the rows split between the S / lanes groups.
+bool accumulator_fits(uint32_t rows, uint32_t columns, uint32_t subgroup_size) {
+    const uint32_t lanes = std::min(subgroup_size, columns);
+    return columns % lanes == 0 && subgroup_size % lanes == 0 && rows % (subgroup_size / lanes) == 0;
+}
+
+// OpCooperativeMatrixReduceNV (shaders/tests/coopmat2/subgroup_reduce_shapes.comp; run on the device
+// at 8 lanes by vulkan.*.CooperativeMatrix2SubgroupReductionShapes) over a grid of source shapes, modes
+// and result extents, at every subgroup size with and without scalar uniform loads: valid where every
+// accumulator of the module spreads over the subgroup, reported otherwise (a source narrower than the
+// subgroup leaves lanes that hold no element of a line, and lines that some lanes miss).
+TEST(CooperativeMatrixPass, ReductionsOfEveryShapeLowerToValidSpirvOrAreReported) {
+    size_t lowered = 0, reported = 0;
+    for (auto [subgroup_size, scalar_loads] : {std::pair{8u, true}, {8u, false}, {16u, true}, {16u, false}, {32u, true}, {64u, false}}) {
+        for (uint32_t m : {4u, 8u, 16u, 32u}) {
+            for (uint32_t n : {2u, 4u, 8u, 16u}) {
+                for (uint32_t extent : {1u, 8u, 16u}) {
+                    for (uint32_t mode : {1u, 2u, 3u, 4u}) {
+                        SCOPED_TRACE(std::format("mode {} of {}x{} (free extent {}) at {}{}", mode, m, n, extent, subgroup_size,
+                                                 scalar_loads ? "" : " per-invocation loads"));
+                        Target target = emulating_coopmat(subgroup_size, subgroup_size == 8);
+                        target.scalar_uniform_loads = scalar_loads;
+                        const Result result = lowered_corpus_module("subgroup_reduce_shapes.comp.spv",
+                                                                    {mode, m, n, extent, extent, m / 2, n / 2, mode % 2}, target);
+                        const bool fits = accumulator_fits(m, n, subgroup_size) && accumulator_fits(m, extent, subgroup_size) &&
+                                          accumulator_fits(extent, n, subgroup_size) && accumulator_fits(extent, extent, subgroup_size) &&
+                                          accumulator_fits(m / 2, n / 2, subgroup_size);
+                        if (!fits) {
+                            EXPECT_FALSE(result.ok);
+                            EXPECT_FALSE(result.diagnostics.empty());
+                            ++reported;
+                            continue;
+                        }
+                        ASSERT_TRUE(result.ok) << messages(result);
+                        EXPECT_EQ(validate(result.words, kVulkan13), "");
+                        ++lowered;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GE(lowered, 100u);
+    EXPECT_GE(reported, 1u);
 }
 
 TEST(CooperativeMatrixConfigurations, OfferedShapesFitTheSubgroupAndTheArithmetic) {

@@ -11,6 +11,9 @@
 #include <algorithm>
 #include <format>
 #include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "coopmat2_target.h"
 #include "coopmat_compare.h"
@@ -92,36 +95,55 @@ const Case kCases[] = {
      kN, false},
 };
 
-// OP, N and HALF: they select the operation and shape the matrices (a lowered module has them frozen).
+// Specialization constants 0, 1, ... of a shader, for a pipeline or for the library (a lowered module
+// has them frozen).
 struct Specialization {
-    uint32_t values[3];
-    VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
-    VkSpecializationInfo info() const { return {3, entries, sizeof(values), values}; }
+    std::vector<uint32_t> values;
+    std::vector<VkSpecializationMapEntry> entries;
+    explicit Specialization(std::vector<uint32_t> constants) : values(std::move(constants)) {
+        for (uint32_t id = 0; id < values.size(); ++id) entries.push_back({id, id * 4, 4});
+    }
+    VkSpecializationInfo info() const { return {uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()}; }
+    lowering::Options options() const {
+        lowering::Options options;
+        for (uint32_t id = 0; id < values.size(); ++id) {
+            const uint32_t v = values[id];
+            options.specialization.push_back({id, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}});
+        }
+        return options;
+    }
 };
 
-// Runs `words` (lowered or not) on the context's device and compares the result with the CPU.
-void expect_matches_cpu(Context& context, const std::vector<uint32_t>& words, const Case& test, uint32_t n) {
-    Buffer data = context.create_buffer(2 * n * n * sizeof(float));
-    Buffer out = context.create_buffer(n * n * sizeof(float));
-    Operands in{std::vector<float>(n * n), std::vector<float>(n * n), n};
-    for (uint32_t i = 0; i < n * n; ++i) {
-        in.m[i] = float(int((i * 37 + 11) % 9) - 4);  // small integers: every result is exact, in f16 too
-        in.other[i] = float(int((i * 53 + 5) % 7) - 3);
-        data.as<float>()[i] = in.m[i];
-        data.as<float>()[n * n + i] = in.other[i];
-    }
-    const Specialization constants{{test.op, n, n / 2}};
+// Runs `words` (lowered or not) specialized by `constants` on the context's device with `input` at
+// binding 0 and compares binding 1 with `expected`, a row-major matrix of `columns` columns.
+void expect_result(Context& context, const std::vector<uint32_t>& words, const Specialization& constants,
+                   const std::vector<float>& input, const std::vector<float>& expected, uint32_t columns) {
+    Buffer data = context.create_buffer(input.size() * sizeof(float));
+    Buffer out = context.create_buffer(std::max<size_t>(expected.size(), 1) * sizeof(float));
+    std::copy(input.begin(), input.end(), data.as<float>().begin());
     const VkSpecializationInfo specialization = constants.info();
     ComputePipeline pipeline = context.create_compute_pipeline(words, 2, 0, &specialization);
     const Buffer* buffers[] = {&data, &out};
     context.dispatch(pipeline, buffers, {}, 1);
+    const auto where = [&](size_t i) { return std::format("row {} column {}", i / columns, i % columns); };
+    EXPECT_TRUE(coopmat::floats_match("the result", out.as<float>().first(expected.size()), expected, {}, where));
+}
+
+// Runs `words` (lowered or not) on the context's device and compares the result with the CPU.
+void expect_matches_cpu(Context& context, const std::vector<uint32_t>& words, const Case& test, uint32_t n) {
+    Operands in{std::vector<float>(n * n), std::vector<float>(n * n), n};
+    for (uint32_t i = 0; i < n * n; ++i) {
+        in.m[i] = float(int((i * 37 + 11) % 9) - 4);  // small integers: every result is exact, in f16 too
+        in.other[i] = float(int((i * 53 + 5) % 7) - 3);
+    }
+    std::vector<float> input = in.m;
+    input.insert(input.end(), in.other.begin(), in.other.end());
     const uint32_t rows = size(test.result_rows, n), columns = size(test.result_columns, n);
     std::vector<float> expected;
     for (uint32_t r = 0; r < rows; ++r) {
         for (uint32_t c = 0; c < columns; ++c) expected.push_back(test.expected(in, r, c));
     }
-    const auto where = [&](size_t i) { return std::format("row {} column {}", i / columns, i % columns); };
-    EXPECT_TRUE(coopmat::floats_match("the result", out.as<float>().first(expected.size()), expected, {}, where));
+    expect_result(context, words, Specialization({test.op, n, n / 2}), input, expected, columns);
 }
 
 VkPhysicalDeviceVulkan12Features arithmetic_features(void* next) {
@@ -136,25 +158,43 @@ VkPhysicalDeviceVulkan12Features arithmetic_features(void* next) {
 // lavapipe 25's reductions, whichever driver runs them).
 enum class Variant { Default, Loops, PerInvocationLoads };
 
-void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant variant) {
-    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(nullptr);
-    Context context({.layer = false, .device_features_next = &features12});
-
+// `shader` lowered by the library for the context's device as `variant` says, checked valid.
+std::vector<uint32_t> lowered_by_the_library(Context& context, const char* shader, const Specialization& constants, Variant variant) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(context.physical_device);
     if (variant == Variant::Loops) target.unroll_up_to = 0;
     target.scalar_uniform_loads = variant != Variant::PerInvocationLoads;
     target.max_shared_memory_bytes = 16384;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
-    lowering::Options options;
-    for (const uint32_t id : {0u, 1u, 2u}) {
-        const uint32_t value = id == 0 ? test.op : id == 1 ? n : n / 2;
-        options.specialization.push_back({id, {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8), 0, 0}});
-    }
-    const lowering::Result lowered = lower_and_dump(read_shader("tests/coopmat2/subgroup_ops.comp"), target, options);
-    ASSERT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
-    ASSERT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
-    expect_matches_cpu(context, lowered.words, test, n);
+    const lowering::Result lowered = lower_and_dump(read_shader(shader), target, constants.options());
+    EXPECT_TRUE(lowered.ok) << (lowered.diagnostics.empty() ? "" : lowered.diagnostics[0].message);
+    EXPECT_EQ(lowering::validate(lowered.words, VK_API_VERSION_1_3), "");
+    return lowered.ok ? lowered.words : std::vector<uint32_t>{};
+}
+
+void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant variant) {
+    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(nullptr);
+    Context context({.layer = false, .device_features_next = &features12});
+    const auto words = lowered_by_the_library(context, "tests/coopmat2/subgroup_ops.comp", Specialization({test.op, n, n / 2}), variant);
+    if (words.empty()) return;
+    expect_matches_cpu(context, words, test, n);
+}
+
+// Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders
+// need (and the spy layer below it when `spy`).
+void through_the_layer(bool spy, const std::function<void(Context&)>& use) {
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
+    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    coopmat2.cooperativeMatrixReductions = VK_TRUE;
+    coopmat2.cooperativeMatrixConversions = VK_TRUE;
+    coopmat2.cooperativeMatrixPerElementOperations = VK_TRUE;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
+    coopmat.cooperativeMatrix = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(&coopmat);
+    Context context({.spy = spy,
+                     .device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
+                     .device_features_next = &features12});
+    use(context);
 }
 
 class CooperativeMatrix2Subgroup : public testing::TestWithParam<std::tuple<Case, uint32_t>> {};
@@ -179,20 +219,11 @@ TEST_P(CooperativeMatrix2Subgroup, ThroughTheLayerMatchesCpu) {
     }
     TempDir spy;
     ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
-    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
-    coopmat2.cooperativeMatrixReductions = VK_TRUE;
-    coopmat2.cooperativeMatrixConversions = VK_TRUE;
-    coopmat2.cooperativeMatrixPerElementOperations = VK_TRUE;
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
-    coopmat.cooperativeMatrix = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(&coopmat);
-    Context context({.spy = true,
-                     .device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
-                     .device_features_next = &features12});
-    const std::vector<uint32_t> words =
-        read_shader(test.reduces ? "tests/coopmat2/subgroup_ops.comp" : "tests/coopmat2/subgroup_elementwise.comp");
-    expect_matches_cpu(context, words, test, n);
+    std::vector<uint32_t> words;
+    through_the_layer(true, [&](Context& context) {
+        words = read_shader(test.reduces ? "tests/coopmat2/subgroup_ops.comp" : "tests/coopmat2/subgroup_elementwise.comp");
+        expect_matches_cpu(context, words, test, n);
+    });
 
     // Lowered, the driver gets a placeholder module and then the lowered one.
     const auto modules = spy.files_ending_with("-module.spv");
@@ -220,6 +251,106 @@ TEST_P(CooperativeMatrix2SubgroupReduction, LoweredForPerInvocationLoadsMatchesC
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2SubgroupReduction,
                          testing::Combine(testing::ValuesIn(std::begin(kCases) + 1, std::begin(kCases) + 5), testing::ValuesIn(kSizes)),
                          case_name);
+
+// OpCooperativeMatrixReduceNV where invocations hold no element of some lines
+// (shaders/tests/coopmat2/subgroup_reduce_shapes.comp): at 8 lanes a source with fewer than 8 columns
+// splits its rows between groups of invocations, results narrower than 8 columns too, and results
+// differ from the source in shape. Each against a CPU reference written from the spec's text, lowered
+// by the library with and without scalar uniform loads (the layer's choice for lavapipe 26 and 25)
+// and through the layer.
+struct ReduceOp {
+    const char* name;
+    uint32_t mode;  // the Reduce mask: 1 Row, 2 Column, 3 Row|Column, 4 2x2
+    uint32_t func;  // 0 add, 1 max
+};
+
+const ReduceOp kReduceOps[] = {{"RowSum", 1, 0},    {"RowMax", 1, 1},  {"ColumnSum", 2, 0},
+                               {"ColumnMax", 2, 1}, {"AllMax", 3, 1}, {"Quad2x2Sum", 4, 0}};
+
+// The source's M x N and the result's free extents: M x RN for Row, RM x N for Column, RM x RN for both.
+struct ReduceShape {
+    uint32_t m, n, rm, rn;
+};
+
+const ReduceShape kReduceShapes[] = {{8, 8, 4, 16}, {16, 8, 8, 1},  {8, 16, 16, 4}, {16, 16, 2, 8},
+                                     {8, 4, 8, 8},  {4, 8, 2, 4},   {16, 4, 4, 2},  {16, 2, 4, 8}};
+
+Specialization reduce_constants(const ReduceOp& op, const ReduceShape& s) {
+    return Specialization({op.mode, s.m, s.n, s.rm, s.rn, s.m / 2, s.n / 2, op.func});
+}
+
+// The result the spec defines, row-major, and its column count.
+std::pair<std::vector<float>, uint32_t> reduced_on_cpu(const ReduceOp& op, const ReduceShape& s, const std::vector<float>& in) {
+    const auto combine = [&](float a, float b) { return op.func == 0 ? a + b : std::max(a, b); };
+    const auto at = [&](uint32_t r, uint32_t c) { return in[r * s.n + c]; };
+    const auto fold = [&](uint32_t r0, uint32_t r1, uint32_t c0, uint32_t c1) {  // rows [r0, r1) x columns [c0, c1)
+        std::optional<float> value;
+        for (uint32_t r = r0; r < r1; ++r) {
+            for (uint32_t c = c0; c < c1; ++c) value = value ? combine(*value, at(r, c)) : at(r, c);
+        }
+        return *value;
+    };
+    const uint32_t rows = op.mode == 1 ? s.m : op.mode == 4 ? s.m / 2 : s.rm;
+    const uint32_t columns = op.mode == 2 ? s.n : op.mode == 4 ? s.n / 2 : s.rn;
+    std::vector<float> out;
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t c = 0; c < columns; ++c) {
+            switch (op.mode) {
+                case 1: out.push_back(fold(r, r + 1, 0, s.n)); break;  // every element of source row r
+                case 2: out.push_back(fold(0, s.m, c, c + 1)); break;  // every element of source column c
+                case 3: out.push_back(fold(0, s.m, 0, s.n)); break;
+                default: out.push_back(fold(2 * r, 2 * r + 2, 2 * c, 2 * c + 2)); break;
+            }
+        }
+    }
+    return {out, columns};
+}
+
+// Distinct integers (37 is invertible modulo the prime 257), so a max over part of a line differs from
+// the max over the line, and every sum is exact.
+std::vector<float> reduce_input(const ReduceShape& s) {
+    std::vector<float> in(s.m * s.n);
+    for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(int((i * 37 + 11) % 257) - 128);
+    return in;
+}
+
+constexpr const char* kReduceShader = "tests/coopmat2/subgroup_reduce_shapes.comp";
+
+void expect_reduction_matches_cpu(Context& context, const std::vector<uint32_t>& words, const ReduceOp& op, const ReduceShape& s) {
+    const std::vector<float> in = reduce_input(s);
+    const auto [expected, columns] = reduced_on_cpu(op, s, in);
+    expect_result(context, words, reduce_constants(op, s), in, expected, columns);
+}
+
+class CooperativeMatrix2SubgroupReductionShapes : public testing::TestWithParam<std::tuple<ReduceOp, ReduceShape>> {
+  protected:
+    void expect_library_lowering_matches_cpu(Variant variant) {
+        const auto& [op, shape] = GetParam();
+        Context context({.layer = false});
+        const auto words = lowered_by_the_library(context, kReduceShader, reduce_constants(op, shape), variant);
+        if (!words.empty()) expect_reduction_matches_cpu(context, words, op, shape);
+    }
+};
+
+TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredByTheLibraryMatchesCpu) { expect_library_lowering_matches_cpu(Variant::Default); }
+
+TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredForPerInvocationLoadsMatchesCpu) {
+    expect_library_lowering_matches_cpu(Variant::PerInvocationLoads);
+}
+
+// The layer lowers reductions on both drivers: with scalar uniform loads on lavapipe 26, without on 25.
+TEST_P(CooperativeMatrix2SubgroupReductionShapes, ThroughTheLayerMatchesCpu) {
+    const auto& [op, shape] = GetParam();
+    through_the_layer(false, [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); });
+}
+
+std::string reduce_case_name(const testing::TestParamInfo<std::tuple<ReduceOp, ReduceShape>>& param_info) {
+    const auto& [op, s] = param_info.param;
+    return std::format("{}_{}x{}_to_{}_{}", op.name, s.m, s.n, s.rm, s.rn);
+}
+
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2SubgroupReductionShapes,
+                         testing::Combine(testing::ValuesIn(kReduceOps), testing::ValuesIn(kReduceShapes)), reduce_case_name);
 
 }  // namespace
 }  // namespace vkpolyfill::test
