@@ -181,9 +181,10 @@ void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant v
 }
 
 // Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders
-// need (and the spy layer below it when `spy`).
-void through_the_layer(bool spy, const std::function<void(Context&)>& use) {
+// need, workgroup scope too when `workgroup` (and the spy layer below it when `spy`).
+void through_the_layer(bool spy, const std::function<void(Context&)>& use, bool workgroup = false) {
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
+    coopmat2.cooperativeMatrixWorkgroupScope = workgroup;
     coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
     coopmat2.cooperativeMatrixReductions = VK_TRUE;
     coopmat2.cooperativeMatrixConversions = VK_TRUE;
@@ -267,16 +268,19 @@ struct ReduceOp {
 const ReduceOp kReduceOps[] = {{"RowSum", 1, 0},    {"RowMax", 1, 1},  {"ColumnSum", 2, 0},
                                {"ColumnMax", 2, 1}, {"AllMax", 3, 1}, {"Quad2x2Sum", 4, 0}};
 
-// The source's M x N and the result's free extents: M x RN for Row, RM x N for Column, RM x RN for both.
+// The source's M x N and the result's free extents: M x RN for Row, RM x N for Column, RM x RN for both;
+// workgroup scope over `invocations` when not 0.
 struct ReduceShape {
-    uint32_t m, n, rm, rn;
+    uint32_t m, n, rm, rn, invocations = 0;
 };
 
 const ReduceShape kReduceShapes[] = {{8, 8, 4, 16}, {16, 8, 8, 1},  {8, 16, 16, 4}, {16, 16, 2, 8},
                                      {8, 4, 8, 8},  {4, 8, 2, 4},   {16, 4, 4, 2},  {16, 2, 4, 8}};
 
 Specialization reduce_constants(const ReduceOp& op, const ReduceShape& s) {
-    return Specialization({op.mode, s.m, s.n, s.rm, s.rn, s.m / 2, s.n / 2, op.func});
+    constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
+    return Specialization({op.mode, s.m, s.n, s.rm, s.rn, s.m / 2, s.n / 2, op.func, s.invocations ? s.invocations : 8,
+                           s.invocations ? kScopeWorkgroup : kScopeSubgroup});
 }
 
 // The result the spec defines, row-major, and its column count.
@@ -341,16 +345,24 @@ TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredForPerInvocationLoadsMa
 // The layer lowers reductions on both drivers: with scalar uniform loads on lavapipe 26, without on 25.
 TEST_P(CooperativeMatrix2SubgroupReductionShapes, ThroughTheLayerMatchesCpu) {
     const auto& [op, shape] = GetParam();
-    through_the_layer(false, [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); });
+    through_the_layer(
+        false, [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); }, shape.invocations != 0);
 }
 
 std::string reduce_case_name(const testing::TestParamInfo<std::tuple<ReduceOp, ReduceShape>>& param_info) {
     const auto& [op, s] = param_info.param;
-    return std::format("{}_{}x{}_to_{}_{}", op.name, s.m, s.n, s.rm, s.rn);
+    const std::string scope = s.invocations ? std::format("_workgroup{}", s.invocations) : "";
+    return std::format("{}_{}x{}_to_{}_{}{}", op.name, s.m, s.n, s.rm, s.rn, scope);
 }
 
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2SubgroupReductionShapes,
                          testing::Combine(testing::ValuesIn(kReduceOps), testing::ValuesIn(kReduceShapes)), reduce_case_name);
+
+// Workgroup scope: the matrices tiled in bands over 2 or 4 subgroups of 8 lanes.
+const ReduceShape kWorkgroupReduceShapes[] = {{16, 16, 8, 4, 16}, {32, 16, 16, 8, 32}, {16, 32, 4, 16, 32}};
+
+INSTANTIATE_TEST_SUITE_P(Workgroup, CooperativeMatrix2SubgroupReductionShapes,
+                         testing::Combine(testing::ValuesIn(kReduceOps), testing::ValuesIn(kWorkgroupReduceShapes)), reduce_case_name);
 
 }  // namespace
 }  // namespace vkpolyfill::test
