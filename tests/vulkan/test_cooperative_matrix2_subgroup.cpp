@@ -338,6 +338,8 @@ class CooperativeMatrix2SubgroupReductionShapes : public testing::TestWithParam<
 
 TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredByTheLibraryMatchesCpu) { expect_library_lowering_matches_cpu(Variant::Default); }
 
+TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredAsLoopsMatchesCpu) { expect_library_lowering_matches_cpu(Variant::Loops); }
+
 TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredForPerInvocationLoadsMatchesCpu) {
     expect_library_lowering_matches_cpu(Variant::PerInvocationLoads);
 }
