@@ -180,11 +180,16 @@ void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant v
     expect_matches_cpu(context, words, test, n);
 }
 
-// Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders
-// need, workgroup scope too when `workgroup` (and the spy layer below it when `spy`).
-void through_the_layer(bool spy, const std::function<void(Context&)>& use, bool workgroup = false) {
+// How through_the_layer() makes its device: the spy layer below, workgroup scope asked for, and both
+// extensions emulated whatever the driver has (force_emulation).
+struct LayerDevice {
+    bool spy = false, workgroup = false, forced = false;
+};
+
+// Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders need.
+void through_the_layer(LayerDevice device, const std::function<void(Context&)>& use) {
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
-    coopmat2.cooperativeMatrixWorkgroupScope = workgroup;
+    coopmat2.cooperativeMatrixWorkgroupScope = device.workgroup;
     coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
     coopmat2.cooperativeMatrixReductions = VK_TRUE;
     coopmat2.cooperativeMatrixConversions = VK_TRUE;
@@ -192,8 +197,16 @@ void through_the_layer(bool spy, const std::function<void(Context&)>& use, bool 
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
     coopmat.cooperativeMatrix = VK_TRUE;
     VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(&coopmat);
-    Context context({.spy = spy,
+    const char* forced = "VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2";
+    VkLayerSettingEXT setting{kLayerName, "force_emulation", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &forced};
+    VkLayerSettingsCreateInfoEXT settings = vku::InitStructHelper();
+    settings.settingCount = 1;
+    settings.pSettings = &setting;
+    Context context({.spy = device.spy,
+                     .instance_extensions = device.forced ? std::vector<const char*>{VK_EXT_LAYER_SETTINGS_EXTENSION_NAME}
+                                                          : std::vector<const char*>{},
                      .device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
+                     .instance_next = device.forced ? &settings : nullptr,
                      .device_features_next = &features12});
     use(context);
 }
@@ -221,7 +234,7 @@ TEST_P(CooperativeMatrix2Subgroup, ThroughTheLayerMatchesCpu) {
     TempDir spy;
     ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
     std::vector<uint32_t> words;
-    through_the_layer(true, [&](Context& context) {
+    through_the_layer({.spy = true}, [&](Context& context) {
         words = read_shader(test.reduces ? "tests/coopmat2/subgroup_ops.comp" : "tests/coopmat2/subgroup_elementwise.comp");
         expect_matches_cpu(context, words, test, n);
     });
@@ -344,11 +357,22 @@ TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredForPerInvocationLoadsMa
     expect_library_lowering_matches_cpu(Variant::PerInvocationLoads);
 }
 
-// The layer lowers reductions on both drivers: with scalar uniform loads on lavapipe 26, without on 25.
+// The layer lowers reductions on both drivers: with scalar uniform loads on lavapipe 26, without on
+// 25; with force_emulation it lowers the whole module on lavapipe 26 too.
+void expect_layer_matches_cpu(const ReduceOp& op, const ReduceShape& shape, bool forced) {
+    through_the_layer({.workgroup = shape.invocations != 0, .forced = forced},
+                      [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); });
+}
+
 TEST_P(CooperativeMatrix2SubgroupReductionShapes, ThroughTheLayerMatchesCpu) {
     const auto& [op, shape] = GetParam();
-    through_the_layer(
-        false, [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); }, shape.invocations != 0);
+    expect_layer_matches_cpu(op, shape, false);
+}
+
+TEST_P(CooperativeMatrix2SubgroupReductionShapes, ThroughTheLayerWithForcedEmulationMatchesCpu) {
+    const auto& [op, shape] = GetParam();
+    if (driver_name() != "native") GTEST_SKIP() << "lavapipe 25 has neither extension: the layer emulates both anyway";
+    expect_layer_matches_cpu(op, shape, true);
 }
 
 std::string reduce_case_name(const testing::TestParamInfo<std::tuple<ReduceOp, ReduceShape>>& param_info) {
