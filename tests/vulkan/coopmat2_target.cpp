@@ -41,6 +41,17 @@ ContextOptions BlockLoadFeatures::options(bool through_layer, bool decode_vector
     return options;
 }
 
+Coopmat2ComputeFeatures::Coopmat2ComputeFeatures(bool workgroup_scope) {
+    coopmat2_ = vku::InitStructHelper();
+    coopmat2_.cooperativeMatrixWorkgroupScope = workgroup_scope;
+    coopmat2_.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    coopmat2_.cooperativeMatrixReductions = VK_TRUE;
+    coopmat2_.cooperativeMatrixConversions = VK_TRUE;
+    coopmat2_.cooperativeMatrixPerElementOperations = VK_TRUE;
+    coopmat_ = vku::InitStructHelper(&coopmat2_);
+    coopmat_.cooperativeMatrix = VK_TRUE;
+}
+
 uint32_t subgroup_size(VkPhysicalDevice physical_device) {
     VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
     VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);

@@ -33,6 +33,21 @@ class BlockLoadFeatures {
     VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV decode_vector_{};
 };
 
+// The cooperative-matrix features the subgroup and workgroup shaders ask the layer for: KHR's, then
+// NV2's flexible dimensions, reductions, conversions and per-element operations, and workgroup scope
+// when `workgroup_scope`. head() is the chain's first struct.
+class Coopmat2ComputeFeatures {
+  public:
+    explicit Coopmat2ComputeFeatures(bool workgroup_scope);
+    Coopmat2ComputeFeatures(const Coopmat2ComputeFeatures&) = delete;
+    Coopmat2ComputeFeatures& operator=(const Coopmat2ComputeFeatures&) = delete;
+    void* head() { return &coopmat_; }
+
+  private:
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat_{};
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2_{};
+};
+
 uint32_t subgroup_size(VkPhysicalDevice physical_device);
 
 lowering::Target coopmat2_target(VkPhysicalDevice physical_device, uint32_t max_shared_memory_bytes);

@@ -188,15 +188,8 @@ struct LayerDevice {
 
 // Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders need.
 void through_the_layer(LayerDevice device, const std::function<void(Context&)>& use) {
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
-    coopmat2.cooperativeMatrixWorkgroupScope = device.workgroup;
-    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
-    coopmat2.cooperativeMatrixReductions = VK_TRUE;
-    coopmat2.cooperativeMatrixConversions = VK_TRUE;
-    coopmat2.cooperativeMatrixPerElementOperations = VK_TRUE;
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
-    coopmat.cooperativeMatrix = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(&coopmat);
+    Coopmat2ComputeFeatures coopmat(device.workgroup);
+    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(coopmat.head());
     const char* forced = "VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2";
     VkLayerSettingEXT setting{kLayerName, "force_emulation", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &forced};
     VkLayerSettingsCreateInfoEXT settings = vku::InitStructHelper();

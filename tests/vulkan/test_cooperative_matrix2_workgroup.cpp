@@ -79,15 +79,8 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const
 
 std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs,
                        const char* shader = "tests/coopmat2/workgroup_attention.comp") {
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2 = vku::InitStructHelper();
-    coopmat2.cooperativeMatrixWorkgroupScope = VK_TRUE;
-    coopmat2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
-    coopmat2.cooperativeMatrixReductions = VK_TRUE;
-    coopmat2.cooperativeMatrixConversions = VK_TRUE;
-    coopmat2.cooperativeMatrixPerElementOperations = VK_TRUE;
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&coopmat2);
-    coopmat.cooperativeMatrix = VK_TRUE;
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(lowering == Lowering::Layer ? &coopmat : nullptr);
+    Coopmat2ComputeFeatures coopmat(true);
+    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(lowering == Lowering::Layer ? coopmat.head() : nullptr);
     features11.storageBuffer16BitAccess = VK_TRUE;
     VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
     features12.shaderFloat16 = VK_TRUE;
