@@ -1,5 +1,7 @@
 #include "coopmat_cases.h"
 
+#include "driver_only_leak_scope.h"
+
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -43,6 +45,7 @@ Observation observe(Mode mode, const DeviceFacts& facts, const Case& c) {
 
 // The native run, or nothing when the driver refuses the module for the case's known reason.
 std::optional<Observation> observe_native(const DeviceFacts& facts, const Case& c) {
+    const DriverOnlyLeakScope driver_alone;
     try {
         return observe(Mode::Native, facts, c);
     } catch (const PipelineCreationError& e) {
