@@ -17,7 +17,7 @@ public:
     DriverOnlyLeakScope() { __lsan_disable(); }
     ~DriverOnlyLeakScope() { __lsan_enable(); }
 #else
-    DriverOnlyLeakScope() = default;
+    DriverOnlyLeakScope() {}  // user-provided as under ASan: a scope guard, not an unused variable
 #endif
     DriverOnlyLeakScope(const DriverOnlyLeakScope&) = delete;
     DriverOnlyLeakScope& operator=(const DriverOnlyLeakScope&) = delete;
