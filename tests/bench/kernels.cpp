@@ -48,6 +48,25 @@ KernelConfig default_config(Kernel kernel) {
     return {kernel, {{"tm", 8}, {"tn", 8}, {"tk", 8}, {"wm", 4}, {"wn", 4}, {"sgm", 2}, {"sgn", 2}, {"bk", 16}, {"stage", 1}}};
 }
 
+KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk) {
+    KernelConfig config = default_config(Kernel::Coopmat);
+    config.override_with("tm=" + std::to_string(tm) + ",tn=" + std::to_string(tn) + ",tk=" + std::to_string(tk));
+    if (tm == 16 && tn == 16 && tk == 16) {
+        // Tuned for the layer's emulation (no driver runs 16x16x16 natively), process CPU ms per 1024^3
+        // GEMM from the buffers, 2026-11-23, load 4-6. Lavapipe 26, one process each: the 8x8x8 tiling
+        // (wm=wn=4, sgm=sgn=2) 97; wm x wn 1x1 149, 2x2 114, 2x4 90-95, 4x2 103, 1x8 88, 4x8 86,
+        // 2x16 79, 2x8 79-82, and with one subgroup a workgroup (sgm=sgn=1) 2x8 69-85, 2x16 76, 4x8
+        // 82, 4x4 86; other sgm x sgn for 2x8 73-88; bk=32 132-145. In one process: 8x8x8's tiling
+        // 102.6 (2048^3: 851.5), 2x8 with one subgroup 79.6 (676.7), 2x8 sgm=sgn=2 78.6 (774.4), 2x16
+        // 86.4-88.6 (687-735), 4x8 82.5 (776.7). Lavapipe 25, one process: 774.9 -> 297.5 (staged
+        // 428.9 -> 469.5). Each A tile a subgroup loads (uniform f16 loads, the emulation's dearest
+        // part) serves WN multiply-adds, so wide beats square at the same 16 accumulators.
+        // The scalar shader: 76-83 in its fast processes (README, VK_KHR_cooperative_matrix performance).
+        config.override_with("wm=2,wn=8,sgm=1,sgn=1");
+    }
+    return config;
+}
+
 KernelConfig flexible_coopmat_config() {
     KernelConfig config = default_config(Kernel::Coopmat);
     config.override_with("tm=32,tn=32,tk=16,wm=1,wn=1,sgm=2,sgn=2,stage=0");

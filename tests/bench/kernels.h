@@ -30,6 +30,9 @@ struct KernelConfig {
 
 // Tuned on lavapipe 26 (the native driver); see the shaders.
 KernelConfig default_config(Kernel kernel);
+// gemm_coopmat.comp's configuration for the matrix shape tm x tn x tk: the tiling of the default
+// (tuned for 8x8x8) unless that shape has its own (see kernels.cpp).
+KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk);
 // The subgroup-scope flexible-dimension variant of the coopmat kernel, loading from the buffers.
 KernelConfig flexible_coopmat_config();
 // The scalar kernel tuned on lavapipe 25 (the plain driver), as overrides of the default.

@@ -25,7 +25,8 @@ const char kUsage[] =
     "  --scalar k=v[,k=v...]   scalar kernel parameters (see shaders/bench/gemm_scalar.comp); the\n"
     "                          defaults are tuned for lavapipe 26, with --driver plain for lavapipe 25\n"
     "  --coopmat k=v[,k=v...]  khr kernel parameters (see shaders/bench/gemm_coopmat.comp); both\n"
-    "                          stage=1 (A/B via shared memory) and stage=0 are measured unless set\n"
+    "                          stage=1 (A/B via shared memory) and stage=0 are measured unless set;\n"
+    "                          the shape (tm,tn,tk) picks the other defaults (tests/bench/kernels.cpp)\n"
     "  --coopmat2 k=v[,k=v...] workgroup kernel parameters (see shaders/bench/gemm_coopmat2.comp)\n"
     "  --flexible k=v[,k=v...] flexible kernel parameters (gemm_coopmat.comp's; default tm=32,tn=32,tk=16,\n"
     "                          wm=1,wn=1,sgm=2,sgn=2,bk=16,stage=0)\n"
@@ -108,8 +109,11 @@ Options parse_options(int argc, char** argv, bool& help) {
         return config;
     };
     if (khr) {
-        const KernelConfig staged = configured(default_config(Kernel::Coopmat), coopmat_overrides);
-        KernelConfig direct = default_config(Kernel::Coopmat);
+        // The matrix shape the overrides ask for picks the tiling's defaults; the overrides apply on top.
+        const KernelConfig shape = configured(default_config(Kernel::Coopmat), coopmat_overrides);
+        const KernelConfig base = coopmat_config(shape.get("tm"), shape.get("tn"), shape.get("tk"));
+        const KernelConfig staged = configured(base, coopmat_overrides);
+        KernelConfig direct = base;
         direct.override_with("stage=0");
         direct = configured(direct, coopmat_overrides);
         o.coopmat = {staged};
