@@ -46,8 +46,9 @@ std::string with_layer_problems(const BenchDevice& device, const std::string& wh
     return problems.empty() ? what : what + " (layer: " + problems + ")";
 }
 
-GemmMeasurement measure_gemm(BenchDevice& device, const KernelConfig& config, const GemmBuffers& buffers, int reps) {
+GemmMeasurement measure_gemm(BenchDevice& device, const KernelConfig& requested, const GemmBuffers& buffers, int reps) {
     const GemmShape& s = buffers.inputs.shape;
+    const KernelConfig config = fitted(requested, s.m, s.n);
     const Geometry g = geometry(config, device.subgroup_size);
     if (s.m % g.tile_m != 0 || s.n % g.tile_n != 0 || s.k % g.tile_k != 0) {
         return {"the size is not a multiple of the kernel's " + std::to_string(g.tile_m) + "x" + std::to_string(g.tile_n) +

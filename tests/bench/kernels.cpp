@@ -1,5 +1,6 @@
 #include "kernels.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "text_parsing.h"
@@ -41,8 +42,15 @@ KernelConfig default_config(Kernel kernel) {
         return {kernel, {{"rm", 16}, {"rn", 2}, {"sgm", 1}, {"sgn", 8}, {"bk", 8}, {"bsel", 1}}};
     }
     if (kernel == Kernel::Coopmat2) {
-        // See shaders/bench/gemm_coopmat2.comp.
-        return {kernel, {{"invocations", 256}, {"bm", 128}, {"bn", 128}, {"bk", 16}}};
+        // See shaders/bench/gemm_coopmat2.comp. Swept through the layer's emulation on lavapipe 26
+        // (2026-11-23, process CPU ms at 1024^3 / 2048^3, load 4-6): 512x64x16 with 128 invocations
+        // 87.6-95.8 / 790-975 against 126-151 / 1306-1859 for 128x128x16 with 256 (the scalar shader
+        // 78-92 / 669-1039 in the same processes); 1024x64x16 / 256 90-95 / 973; 256x64 / 128 102-109
+        // / 1077-1149; 256x256x16 / 256 105-120 / 1020-1326; bk 32 no better; 1024x64 / 128 and
+        // 512x64x32 / 128 563 and 584 (most likely the per-element loops above 512 components an
+        // invocation; not profiled). README, VK_NV_cooperative_matrix2 performance, has the whole
+        // sweep. Lavapipe 25 has its own (kCoopmat2OnLavapipe25).
+        return {kernel, {{"invocations", 128}, {"bm", 512}, {"bn", 64}, {"bk", 16}}};
     }
     // See shaders/bench/gemm_coopmat.comp.
     return {kernel, {{"tm", 8}, {"tn", 8}, {"tk", 8}, {"wm", 4}, {"wn", 4}, {"sgm", 2}, {"sgn", 2}, {"bk", 16}, {"stage", 1}}};
@@ -68,9 +76,25 @@ KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk) {
 }
 
 KernelConfig flexible_coopmat_config() {
+    // Swept through the layer's emulation on lavapipe 26 (2026-11-23, process CPU ms at 1024^3 /
+    // 2048^3, load 4-6): 32x64x16 in 2x1 tiles of 2x2 subgroups 84.9-99.6 / 740-928 against 98-112 /
+    // 963 for 32x32x16 in 1x1 tiles of 2x2 (the scalar shader 78-90 / 865-1039 in the same processes);
+    // 32x32x16 in 1x4 tiles of 2x1 94-104 / 863; 2x2 tiles of 1x1 95-107 / 804; 16x16, 16x32, 16x64
+    // 110-149; tk 32 or bk 32 slower; staged A/B 145-181; tm 64 (an A of 1024 components an
+    // invocation, looped) 1050. Lavapipe 25 has its own (kFlexibleOnLavapipe25). bk is set here: the
+    // KHR kernel's default is not this kernel's business.
     KernelConfig config = default_config(Kernel::Coopmat);
-    config.override_with("tm=32,tn=32,tk=16,wm=1,wn=1,sgm=2,sgn=2,stage=0");
+    config.override_with("tm=32,tn=64,tk=16,wm=2,wn=1,sgm=2,sgn=2,bk=16,stage=0");
     config.flexible = true;
+    return config;
+}
+
+KernelConfig fitted(KernelConfig config, uint32_t m, uint32_t n) {
+    if (config.kernel != Kernel::Coopmat2) return config;
+    for (auto& [key, value] : config.parameters) {
+        if (key == "bm") value = std::min(value, m);
+        if (key == "bn") value = std::min(value, n);
+    }
     return config;
 }
 
@@ -81,7 +105,9 @@ std::string KernelConfig::label() const {
                std::to_string(get("bk")) + " (" + std::to_string(get("invocations")) + " invocations), A/B from the buffers";
     }
     const std::string shape = std::to_string(get("tm")) + "x" + std::to_string(get("tn")) + "x" + std::to_string(get("tk"));
-    return (flexible ? "coopmat2 subgroup " + shape + " (flexible)" : "coopmat " + shape) +
+    const std::string tiles = std::to_string(get("wm")) + "x" + std::to_string(get("wn")) + " tiles of " +
+                              std::to_string(get("sgm")) + "x" + std::to_string(get("sgn")) + " subgroups";
+    return (flexible ? "coopmat2 subgroup " + shape + " (flexible, " + tiles + ")" : "coopmat " + shape) +
            (get("stage") ? ", A/B via shared memory" : ", A/B from the buffers");
 }
 

@@ -35,8 +35,24 @@ KernelConfig default_config(Kernel kernel);
 KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk);
 // The subgroup-scope flexible-dimension variant of the coopmat kernel, loading from the buffers.
 KernelConfig flexible_coopmat_config();
+// The configuration for an M x N GEMM. Engines pick their tile by the matrix's size (llama.cpp's
+// large, medium and small mul_mm tiles), so the workgroup kernel's BM and BN are at most M and N;
+// the other kernels are returned as they are.
+KernelConfig fitted(KernelConfig config, uint32_t m, uint32_t n);
 // The scalar kernel tuned on lavapipe 25 (the plain driver), as overrides of the default.
 inline constexpr char kScalarOnLavapipe25[] = "rm=8,rn=16,sgm=1,sgn=1,bk=8,bsel=0";
+// The workgroup kernel there: its A and B are striped and staged through shared memory (per-invocation
+// uniform loads, Target::scalar_uniform_loads), so the widest tile amortizes the staging best. Process
+// CPU ms at 1024^3 / 2048^3 (2026-11-23, load 5): 256x256x16 / 128 invocations 187-200 / 1394,
+// 256x256x16 / 256 228-243 / 1688, 256x128x16 / 128 218-244 / 1753, 128x128x16 / 256 (lavapipe 26's
+// old default) 381-385 / 3137; the scalar shader 249-265 / 2579. 512x64 and 512x128 need more shared
+// memory than the lowering reserves (18-20 kB of 16).
+inline constexpr char kCoopmat2OnLavapipe25[] = "invocations=128,bm=256,bn=256";
+// The flexible kernel there, 1024^3 (2026-11-23, load 5, one process): 32x32x16 in 1x4 tiles of 2x1
+// subgroups 272 ms CPU, in 1x1 tiles of 2x2 494, 16x64x16 in 1x1 of 4x4 412, lavapipe 26's
+// 32x64x16 in 2x1 of 2x2 841, 16x16 and 16x32 811-819, 2x2 tiles of 32x32 936 (scalar: 276). Each A,
+// whose every element every invocation loads, serves four multiply-adds.
+inline constexpr char kFlexibleOnLavapipe25[] = "tm=32,tn=32,wm=1,wn=4,sgm=2,sgn=1";
 const char* shader_path(Kernel kernel);  // under shaders/
 
 // What a configuration means for dispatch: workgroup size and the block of C one workgroup

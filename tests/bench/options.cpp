@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 
@@ -27,9 +28,11 @@ const char kUsage[] =
     "  --coopmat k=v[,k=v...]  khr kernel parameters (see shaders/bench/gemm_coopmat.comp); both\n"
     "                          stage=1 (A/B via shared memory) and stage=0 are measured unless set;\n"
     "                          the shape (tm,tn,tk) picks the other defaults (tests/bench/kernels.cpp)\n"
-    "  --coopmat2 k=v[,k=v...] workgroup kernel parameters (see shaders/bench/gemm_coopmat2.comp)\n"
-    "  --flexible k=v[,k=v...] flexible kernel parameters (gemm_coopmat.comp's; default tm=32,tn=32,tk=16,\n"
-    "                          wm=1,wn=1,sgm=2,sgn=2,bk=16,stage=0)\n"
+    "  --coopmat2 k=v[,k=v...] workgroup kernel parameters (see shaders/bench/gemm_coopmat2.comp; defaults per\n"
+    "                          driver in tests/bench/kernels.*; BM and BN at most the size)\n"
+    "  --flexible k=v[,k=v...] flexible kernel parameters (gemm_coopmat.comp's; defaults per driver as above)\n"
+    "                          --coopmat2 and --flexible take alternatives separated by ';', each measured in\n"
+    "                          this process (repeated flags cross them: \"bm=128;bm=256\" x \"bk=16;bk=32\")\n"
     "  --json PATH             also write every figure as JSON\n";
 
 namespace {
@@ -38,6 +41,24 @@ uint32_t parse_positive(std::string_view text, const char* what) {
     const uint32_t value = parse_uint(text, what);
     if (value == 0) throw std::invalid_argument(std::string(what) + " wants a positive number");
     return value;
+}
+
+// The configurations a kernel's flags ask for: each flag's ';'-separated alternatives, crossed.
+std::vector<KernelConfig> variants(const KernelConfig& base, const std::vector<std::string>& flags) {
+    std::vector<KernelConfig> out{base};
+    for (const std::string& flag : flags) {
+        std::vector<KernelConfig> crossed;
+        for (const KernelConfig& config : out) {
+            for (size_t start = 0; start <= flag.size();) {
+                const size_t end = std::min(flag.find(';', start), flag.size());
+                crossed.push_back(config);
+                crossed.back().override_with(std::string_view(flag).substr(start, end - start));
+                start = end + 1;
+            }
+        }
+        out = std::move(crossed);
+    }
+    return out;
 }
 
 }  // namespace
@@ -119,8 +140,14 @@ Options parse_options(int argc, char** argv, bool& help) {
         o.coopmat = {staged};
         if (direct.describe() != staged.describe()) o.coopmat.push_back(direct);  // unless --coopmat set stage
     }
-    if (workgroup) o.coopmat.push_back(configured(default_config(Kernel::Coopmat2), coopmat2_overrides));
-    if (flexible) o.coopmat.push_back(configured(flexible_coopmat_config(), flexible_overrides));
+    KernelConfig workgroup_default = default_config(Kernel::Coopmat2), flexible_default = flexible_coopmat_config();
+    if (o.driver == "plain") {
+        workgroup_default.override_with(kCoopmat2OnLavapipe25);
+        flexible_default.override_with(kFlexibleOnLavapipe25);
+    }
+    const auto add = [&o](const std::vector<KernelConfig>& configs) { o.coopmat.insert(o.coopmat.end(), configs.begin(), configs.end()); };
+    if (workgroup) add(variants(workgroup_default, coopmat2_overrides));
+    if (flexible) add(variants(flexible_default, flexible_overrides));
     return o;
 }
 

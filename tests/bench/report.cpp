@@ -29,6 +29,11 @@ double overhead_percent(const CreationMeasurement& with, const CreationMeasureme
     return (with.times.pipeline_ms.median / without.times.pipeline_ms.median - 1.0) * 100.0;
 }
 
+// Cooperative-matrix kernel `v` as it ran at this size.
+KernelConfig sized_kernel(const Results& r, const SizeResults& s, size_t v) {
+    return fitted(r.options.coopmat[v], s.shape.m, s.shape.n);
+}
+
 bool khr_shape(const KernelConfig& config) {
     return config.kernel == Kernel::Coopmat && !config.flexible;
 }
@@ -95,7 +100,7 @@ void gemm_table(std::string& out, const Results& r) {
     out += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for (const SizeResults& s : r.sizes) {
         for (size_t v = 0; v < s.coopmat.size(); ++v) {
-            const std::string label = r.options.coopmat[v].label();
+            const std::string label = sized_kernel(r, s, v).label();
             gemm_row(out, r, s.shape, "(a) " + label + ", layer emulation", s.coopmat[v].emulated);
             gemm_row(out, r, s.shape, "(b) " + label + ", driver", s.coopmat[v].native);
         }
@@ -117,7 +122,7 @@ void ratio_table(std::string& out, const Results& r) {
     for (const SizeResults& s : r.sizes) {
         for (size_t v = 0; v < s.coopmat.size(); ++v) {
             const GemmMeasurement* baseline = khr_baseline(r, s, v);
-            out += "| " + s.shape.name() + " | " + r.options.coopmat[v].label() + " | " + ratio_cells(s, s.coopmat[v], baseline, by_time);
+            out += "| " + s.shape.name() + " | " + sized_kernel(r, s, v).label() + " | " + ratio_cells(s, s.coopmat[v], baseline, by_time);
             out += (r.cpu_device ? " | " + ratio_cells(s, s.coopmat[v], baseline, by_cpu) : "") + " |\n";
         }
     }
@@ -237,7 +242,8 @@ std::string json_report(const Results& r) {
         j.key("coopmat").begin_array();
         for (size_t v = 0; v < s.coopmat.size(); ++v) {
             const CoopmatGemm& c = s.coopmat[v];
-            j.begin_object().key("kernel").value(r.options.coopmat[v].describe()).key("variant").value(r.options.coopmat[v].label());
+            const KernelConfig kernel = sized_kernel(r, s, v);
+            j.begin_object().key("kernel").value(kernel.describe()).key("variant").value(kernel.label());
             json_gemm(j, "emulated", s.shape, c.emulated);
             json_gemm(j, "native", s.shape, c.native);
             j.key("speed_ratio_emulated_vs_native").value(speed_ratio(c.emulated, c.native));
