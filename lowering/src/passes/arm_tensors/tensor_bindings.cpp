@@ -155,7 +155,8 @@ class BindingWriter {
 bool is_tensor_variable(const ir::Module& module, const ir::Instruction& instruction) {
     if (instruction.opcode() != spv::OpVariable || instruction.word(3) != spv::StorageClassUniformConstant) return false;
     const ir::Instruction* pointer = module.find_definition(instruction.type_id());
-    const ir::Instruction* pointee = pointer ? module.find_definition(pointer->word(3)) : nullptr;
+    if (!pointer || pointer->opcode() != spv::OpTypePointer) return false;  // a damaged module's variable
+    const ir::Instruction* pointee = module.find_definition(pointer->word(3));
     while (pointee && (pointee->opcode() == spv::OpTypeArray || pointee->opcode() == spv::OpTypeRuntimeArray)) {
         pointee = module.find_definition(pointee->word(2));
     }
