@@ -16,7 +16,9 @@ uint32_t Module::take_next_id() { return header.bound++; }
 void Module::register_definition(const Instruction& instruction) {
     const uint32_t id = instruction.result_id();
     if (id == 0) return;
-    if (definitions_.size() <= id) definitions_.resize(std::max<size_t>(header.bound, id + 1), nullptr);
+    // Grown to the ids really defined (geometrically), not to the header's bound: a few-word module may claim
+    // a bound of four million, and sizing for it cost fuzzing 35% of its time in allocation.
+    if (definitions_.size() <= id) definitions_.resize(id + 1, nullptr);
     definitions_[id] = &instruction;
     if (instruction.opcode() == spv::OpExtInstImport) {
         const auto name = decode_literal_string(instruction.operand_words());
