@@ -46,21 +46,28 @@ std::string with_layer_problems(const BenchDevice& device, const std::string& wh
     return problems.empty() ? what : what + " (layer: " + problems + ")";
 }
 
-GemmMeasurement measure_gemm(BenchDevice& device, const KernelConfig& requested, const GemmBuffers& buffers, int reps) {
+// Compiles `requested` for `device` and runs it once, checked; or says in `out` why it cannot run.
+std::unique_ptr<GemmRun> prepare_gemm(BenchDevice& device, const KernelConfig& requested, const GemmBuffers& buffers,
+                                      GemmMeasurement& out) {
     const GemmShape& s = buffers.inputs.shape;
     const KernelConfig config = fitted(requested, s.m, s.n);
     const Geometry g = geometry(config, device.subgroup_size);
     if (s.m % g.tile_m != 0 || s.n % g.tile_n != 0 || s.k % g.tile_k != 0) {
-        return {"the size is not a multiple of the kernel's " + std::to_string(g.tile_m) + "x" + std::to_string(g.tile_n) +
-                    "x" + std::to_string(g.tile_k) + " tile", {}};
+        out = {"the size is not a multiple of the kernel's " + std::to_string(g.tile_m) + "x" + std::to_string(g.tile_n) + "x" +
+                   std::to_string(g.tile_k) + " tile", {}};
+        return nullptr;
     }
-    if (std::string why = kernel_unavailable(device, config); !why.empty()) return {why, {}};
+    if (std::string why = kernel_unavailable(device, config); !why.empty()) {
+        out = {why, {}};
+        return nullptr;
+    }
     progress(config.label() + ", " + s.name() + (device.route == Route::Emulated ? ", through the layer" : ""));
     try {
-        const GemmPipeline pipeline(device, test::read_shader(shader_path(config.kernel)), config);
-        return {{}, run_gemm(device, pipeline, buffers, g, reps)};
+        out = {};
+        return std::make_unique<GemmRun>(device, test::read_shader(shader_path(config.kernel)), config, buffers, g);
     } catch (const std::runtime_error& e) {
-        return {with_layer_problems(device, e.what()), {}};
+        out = {with_layer_problems(device, e.what()), {}};
+        return nullptr;
     }
 }
 
@@ -71,8 +78,25 @@ void note_device(const BenchDevice& device, Results& r) {
     r.timestamps = device.timestamp_period_ns > 0;
 }
 
-// Pipeline creation with and without the layer, on two devices at once, creations interleaved
-// (in reverse order every other round) so that drift on the machine touches every figure alike.
+// `rounds` rounds of `once` over the entries (each with a `device` and an `out` measurement), in
+// reverse order every other round, so that drift on the machine touches every figure alike. An entry
+// that fails is given the reason and left out of later rounds.
+template <typename Entry, typename Once>
+void take_turns(int rounds, std::vector<Entry>& entries, Once once) {
+    for (int round = 0; round < rounds; ++round) {
+        for (size_t i = 0; i < entries.size(); ++i) {
+            Entry& entry = entries[round % 2 ? entries.size() - 1 - i : i];
+            if (!entry.out->measured()) continue;  // failed in an earlier round
+            try {
+                once(entry);
+            } catch (const std::runtime_error& e) {
+                entry.out->unavailable = with_layer_problems(*entry.device, e.what());
+            }
+        }
+    }
+}
+
+// Pipeline creation with and without the layer, on two devices at once, creations interleaved.
 void measure_creation(const Options& o, Results& r) {
     progress("pipeline creation with and without the layer");
     BenchDevice native(Route::Native);
@@ -101,36 +125,63 @@ void measure_creation(const Options& o, Results& r) {
         add(&native, o.coopmat[v], r.coopmat_creation[v].native);
         add(layered.get(), o.coopmat[v], r.coopmat_creation[v].emulated);
     }
-    for (int round = 0; round < o.creation_reps; ++round) {
-        for (size_t i = 0; i < timed.size(); ++i) {
-            Timed& t = timed[round % 2 ? timed.size() - 1 - i : i];
-            if (!t.out->measured()) continue;  // failed in an earlier round
-            try {
-                t.timer->create_once();
-            } catch (const std::runtime_error& e) {
-                t.out->unavailable = with_layer_problems(*t.device, e.what());
-            }
-        }
-    }
+    take_turns(o.creation_reps, timed, [](Timed& t) { t.timer->create_once(); });
     for (const Timed& t : timed) {
         if (t.out->measured()) t.out->times = t.timer->times();
     }
 }
 
-// The GEMMs of one route; the native route runs the scalar shader too.
-void measure_gemms(Route route, const Options& o, const std::vector<GemmInputs>& inputs, Results& r) {
-    const bool native = route == Route::Native;
-    BenchDevice device(route);
-    note_device(device, r);
-    const bool coopmat = native ? o.measure.native : o.measure.emulated;
-    const bool scalar = native && o.measure.scalar;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        const GemmBuffers buffers(device.context(), inputs[i]);
-        SizeResults& s = r.sizes[i];
-        for (size_t v = 0; coopmat && v < o.coopmat.size(); ++v) {
-            (native ? s.coopmat[v].native : s.coopmat[v].emulated) = measure_gemm(device, o.coopmat[v], buffers, o.reps);
+// Every GEMM at each size: (a) on the device through the layer, (b) and (c) on the driver's own. All
+// of a size's kernels are compiled and checked first; then the timed dispatches go round them, in
+// reverse order every other round. Other load on this machine's two cores changes from second to
+// second and inflates a dispatch's CPU time with it (lavapipe 26, the scalar shader at 1024^3, one
+// process at a time, 2026-11-23: 75-78 ms in every dispatch of 14 processes on a quiet machine; with
+// one to three unpinned busy loops or a cache-thrashing process beside it, stretches of 5-15
+// dispatches at 85-137 ms; with the busy loops pinned one to each core, 75-80; with every lavapipe
+// thread on one core, 74-79; after the native coopmat kernels in the same process, no different).
+// Timed one after another, minutes apart, the kernels met different load and the ratios swung with
+// it; taking turns, they meet the same.
+void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Results& r) {
+    std::unique_ptr<BenchDevice> native, emulated;
+    if (o.measure.native || o.measure.scalar) {
+        native = std::make_unique<BenchDevice>(Route::Native);
+        note_device(*native, r);
+    }
+    std::string no_layer;
+    if (o.measure.emulated) {
+        try {
+            emulated = std::make_unique<BenchDevice>(Route::Emulated);
+            note_device(*emulated, r);
+        } catch (const std::runtime_error& e) {
+            no_layer = std::string("no device through the layer: ") + e.what();  // the layer failed to load, say
         }
-        if (scalar) s.scalar = measure_gemm(device, o.scalar, buffers, o.reps);
+    }
+    struct Timed {
+        BenchDevice* device;
+        GemmMeasurement* out;
+        std::unique_ptr<GemmRun> run;
+    };
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        SizeResults& s = r.sizes[i];
+        std::unique_ptr<GemmBuffers> native_buffers, emulated_buffers;
+        if (native) native_buffers = std::make_unique<GemmBuffers>(native->context(), inputs[i]);
+        if (emulated) emulated_buffers = std::make_unique<GemmBuffers>(emulated->context(), inputs[i]);
+        std::vector<Timed> timed;
+        const auto prepare = [&timed](BenchDevice& device, const KernelConfig& config, const GemmBuffers& buffers,
+                                      GemmMeasurement& out) {
+            if (auto run = prepare_gemm(device, config, buffers, out)) timed.push_back({&device, &out, std::move(run)});
+        };
+        for (size_t v = 0; v < o.coopmat.size(); ++v) {
+            if (native && o.measure.native) prepare(*native, o.coopmat[v], *native_buffers, s.coopmat[v].native);
+            if (emulated) prepare(*emulated, o.coopmat[v], *emulated_buffers, s.coopmat[v].emulated);
+            if (!no_layer.empty()) s.coopmat[v].emulated.unavailable = no_layer;
+        }
+        if (native && o.measure.scalar) prepare(*native, o.scalar, *native_buffers, s.scalar);
+        progress("timing " + s.shape.name() + ": " + std::to_string(o.reps) + " rounds of " + std::to_string(timed.size()) + " kernels");
+        take_turns(o.reps, timed, [](Timed& t) { t.run->time_once(); });
+        for (const Timed& t : timed) {
+            if (t.out->measured()) t.out->run = t.run->result();
+        }
     }
 }
 
@@ -169,17 +220,7 @@ Results run_benchmark(const Options& o) {
     r.coopmat_creation.assign(o.coopmat.size(), {creation_skipped, creation_skipped});
 
     if (o.measure.creation) measure_creation(o, r);
-    if (o.measure.native || o.measure.scalar) measure_gemms(Route::Native, o, inputs, r);
-    if (o.measure.emulated) {
-        try {
-            measure_gemms(Route::Emulated, o, inputs, r);
-        } catch (const std::runtime_error& e) {
-            // No device through the layer at all (the layer failed to load, say).
-            for (SizeResults& s : r.sizes) {
-                for (CoopmatGemm& c : s.coopmat) c.emulated.unavailable = std::string("no device through the layer: ") + e.what();
-            }
-        }
-    }
+    if (o.measure.native || o.measure.scalar || o.measure.emulated) measure_gemms(o, inputs, r);
     r.load_after = load_average();
     return r;
 }

@@ -10,20 +10,19 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 namespace vkpolyfill::bench {
-namespace {
 
 // The objects one pipeline's runs need, destroyed together.
-struct Submission {
-    explicit Submission(test::Context& c) : context(c) {}
-    ~Submission() {
+struct GemmSubmission {
+    explicit GemmSubmission(test::Context& c) : context(c) {}
+    ~GemmSubmission() {
         const VolkDeviceTable& vk = context.vk;
         vk.vkDestroyFence(context.device, fence, nullptr);
         vk.vkDestroyQueryPool(context.device, queries, nullptr);
         vk.vkDestroyCommandPool(context.device, command_pool, nullptr);
         vk.vkDestroyDescriptorPool(context.device, descriptor_pool, nullptr);
     }
-    Submission(const Submission&) = delete;
-    Submission& operator=(const Submission&) = delete;
+    GemmSubmission(const GemmSubmission&) = delete;
+    GemmSubmission& operator=(const GemmSubmission&) = delete;
 
     test::Context& context;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
@@ -33,7 +32,9 @@ struct Submission {
     VkCommandBuffer commands = VK_NULL_HANDLE;
 };
 
-VkDescriptorSet write_descriptor_set(Submission& s, const GemmPipeline& pipeline, const GemmBuffers& buffers) {
+namespace {
+
+VkDescriptorSet write_descriptor_set(GemmSubmission& s, const GemmPipeline& pipeline, const GemmBuffers& buffers) {
     const VolkDeviceTable& vk = s.context.vk;
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
     VkDescriptorPoolCreateInfo pool_info = vku::InitStructHelper();
@@ -64,7 +65,7 @@ VkDescriptorSet write_descriptor_set(Submission& s, const GemmPipeline& pipeline
 }
 
 // One command buffer, recorded once: timestamps around the dispatch, then C made visible to the host.
-void record(Submission& s, const GemmPipeline& pipeline, VkDescriptorSet set, const GemmShape& shape, const Geometry& g) {
+void record(GemmSubmission& s, const GemmPipeline& pipeline, VkDescriptorSet set, const GemmShape& shape, const Geometry& g) {
     const VolkDeviceTable& vk = s.context.vk;
     VkCommandPoolCreateInfo pool_info = vku::InitStructHelper();
     pool_info.queueFamilyIndex = s.context.queue_family;
@@ -110,7 +111,7 @@ double process_cpu_ms() {
     return ms(usage.ru_utime) + ms(usage.ru_stime);
 }
 
-Sample submit_and_wait(Submission& s, const BenchDevice& device) {
+Sample submit_and_wait(GemmSubmission& s, const BenchDevice& device) {
     const VolkDeviceTable& vk = s.context.vk;
     VkSubmitInfo submit = vku::InitStructHelper();
     submit.commandBufferCount = 1;
@@ -143,10 +144,11 @@ GemmBuffers::GemmBuffers(test::Context& context, const GemmInputs& in)
     std::memcpy(b.mapped, in.b.data(), b.size);
 }
 
-RunResult run_gemm(BenchDevice& device, const GemmPipeline& pipeline, const GemmBuffers& buffers, const Geometry& geometry,
-                   int reps) {
+GemmRun::GemmRun(BenchDevice& device, std::span<const uint32_t> spirv, const KernelConfig& config, const GemmBuffers& buffers,
+                 const Geometry& geometry)
+    : device_(device), pipeline_(device, spirv, config), submission_(std::make_unique<GemmSubmission>(device.context())) {
     test::Context& context = device.context();
-    Submission s(context);
+    GemmSubmission& s = *submission_;
     if (device.timestamp_period_ns > 0) {
         VkQueryPoolCreateInfo query_info = vku::InitStructHelper();
         query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -155,23 +157,28 @@ RunResult run_gemm(BenchDevice& device, const GemmPipeline& pipeline, const Gemm
     }
     VkFenceCreateInfo fence_info = vku::InitStructHelper();
     test::check(context.vk.vkCreateFence(context.device, &fence_info, nullptr, &s.fence), "vkCreateFence");
-    record(s, pipeline, write_descriptor_set(s, pipeline, buffers), buffers.inputs.shape, geometry);
+    record(s, pipeline_, write_descriptor_set(s, pipeline_, buffers), buffers.inputs.shape, geometry);
 
     std::span<float> c = buffers.c.as<float>();
     std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());  // unwritten elements fail
-    RunResult result;
-    result.first_ms = submit_and_wait(s, device).wall_ms;
-    result.verification = verify(buffers.inputs, c);
-    std::vector<double> gpu, wall, cpu;
-    for (int i = 0; i < reps; ++i) {
-        const Sample sample = submit_and_wait(s, device);
-        wall.push_back(sample.wall_ms);
-        cpu.push_back(sample.cpu_ms);
-        if (s.queries != VK_NULL_HANDLE) gpu.push_back(sample.gpu_ms);
-    }
-    result.gpu_ms = summarize(gpu);
-    result.wall_ms = summarize(wall);
-    result.cpu_ms = summarize(cpu);
+    first_.first_ms = submit_and_wait(s, device).wall_ms;
+    first_.verification = verify(buffers.inputs, c);
+}
+
+GemmRun::~GemmRun() = default;
+
+void GemmRun::time_once() {
+    const Sample sample = submit_and_wait(*submission_, device_);
+    wall_ms_.push_back(sample.wall_ms);
+    cpu_ms_.push_back(sample.cpu_ms);
+    if (submission_->queries != VK_NULL_HANDLE) gpu_ms_.push_back(sample.gpu_ms);
+}
+
+RunResult GemmRun::result() const {
+    RunResult result = first_;
+    result.gpu_ms = summarize(gpu_ms_);
+    result.wall_ms = summarize(wall_ms_);
+    result.cpu_ms = summarize(cpu_ms_);
     return result;
 }
 

@@ -210,8 +210,10 @@ std::string markdown_report(const Results& r) {
     out += "Device: " + r.device_name + " (driver: " + r.options.driver + ", subgroup size " +
            std::to_string(r.subgroup_size) + "). C (f32) = A (f16) x B (f16), row-major, f32 accumulation.\n";
     out += "Medians of " + std::to_string(r.options.reps) + " dispatches after a first one, whose result is checked against " +
-           "a CPU reference on a full row, a full column and 512 random elements (relative tolerance 3/1024). " +
-           "CPU ms is this process's CPU time per dispatch (on a CPU driver, the work done, however busy the machine). " +
+           "a CPU reference on a full row, a full column and 512 random elements (relative tolerance 3/1024); the kernels " +
+           "of a size take turns, one dispatch each per round, so that changing load on the machine meets them alike. " +
+           "CPU ms is this process's CPU time per dispatch (on a CPU driver, the work done; other load still inflates it " +
+           "through the shared caches and cores, less than it does the times). " +
            "Machine load average: " + r.load_before + " at the start, " + r.load_after + " at the end. " +
            "MESA_SHADER_CACHE_DISABLE=" + r.mesa_shader_cache_disable + " (Mesa drivers then compile every pipeline).\n";
     out += "Kernels: scalar " + r.options.scalar.describe() + "; coopmat";
