@@ -89,7 +89,13 @@ class Parser {
             if (id == 0 || id >= bound) {
                 return fail(std::format("id {} is outside 1..{} (the bound)", id, bound - 1), instruction);
             }
-            const bool defined = module_->find_definition(id) != nullptr;
+            const Instruction* definition = module_->find_definition(id);
+            const bool defined = definition != nullptr;
+            if (operand.kind == grammar::OperandKind::IdResultType && !is_type_declaration(definition)) {
+                // Every pass reads an instruction's type through this operand; an earlier type is all it can be.
+                return fail(std::format("result type %{} is not a type declared before this instruction", id),
+                            instruction);
+            }
             if (operand.kind == grammar::OperandKind::IdResult) {
                 if (defined) return fail(std::format("%{} is defined twice", id), instruction);
             } else if (!defined) {
@@ -98,6 +104,10 @@ class Parser {
         }
         if (instruction.opcode() == spv::OpTypeForwardPointer) forward_pointers_.insert(instruction.word(1));
         return true;
+    }
+
+    static bool is_type_declaration(const Instruction* definition) {
+        return definition && definition->info().instruction_class == grammar::InstructionClass::TypeDeclaration;
     }
 
     // Instructions SPIR-V lets name ids defined further on, whatever those are.

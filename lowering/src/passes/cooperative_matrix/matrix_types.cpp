@@ -14,10 +14,11 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 
 std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t type_id) {
     const ir::Instruction* type = module.find_definition(type_id);
-    if (!type) return std::nullopt;
-    if (type->opcode() == spv::OpTypeFloat) return ComponentInfo{type_id, true, type->word(2)};
-    if (type->opcode() == spv::OpTypeInt) return ComponentInfo{type_id, false, type->word(2)};
-    return std::nullopt;
+    if (!type || (type->opcode() != spv::OpTypeFloat && type->opcode() != spv::OpTypeInt)) return std::nullopt;
+    // The widths SPIR-V numbers have; any other is an invalid module, and the lowering divides by it.
+    const uint32_t width = type->word(2);
+    if (width != 8 && width != 16 && width != 32 && width != 64) return std::nullopt;
+    return ComponentInfo{type_id, type->opcode() == spv::OpTypeFloat, width};
 }
 
 namespace {
@@ -125,7 +126,7 @@ bool MatrixTypes::collect(PassContext& context) {
         if (!values[0] || !values[1] || !values[2] || !values[3]) continue;
         const std::optional<ComponentInfo> component = component_info(module, operands[0]);
         if (!component) {
-            error("the component type is not a scalar number");
+            error("the component type is not a scalar number of 8, 16, 32 or 64 bits");
             continue;
         }
         if (*values[0] != spv::ScopeSubgroup && *values[0] != spv::ScopeWorkgroup) {

@@ -68,7 +68,7 @@ std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span
     const ir::Instruction* array = module.find_definition(block->operand_words()[member_index]);
     const ir::Instruction* element = module.find_definition(element_type);
     const std::optional<ir::FloatFormat> format = state.types().float_format(element_type);
-    const bool narrow_int = element && element->opcode() == spv::OpTypeInt && element->word(2) < 32;
+    const bool narrow_int = element && element->opcode() == spv::OpTypeInt && (element->word(2) == 8 || element->word(2) == 16);
     if (!narrow_int && format != ir::kFloat16 && format != ir::kBFloat16) return std::nullopt;
     const std::optional<uint32_t> offset = ir::find_member_decoration(module, block->result_id(), member_index, spv::DecorationOffset);
     const bool read_only = ir::find_decoration(module, base, spv::DecorationNonWritable) ||
