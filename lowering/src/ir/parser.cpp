@@ -96,6 +96,11 @@ class Parser {
                 return fail(std::format("result type %{} is not a type declared before this instruction", id),
                             instruction);
             }
+            if (operand.kind == grammar::OperandKind::IdResultType && instruction.opcode() == spv::OpVariable &&
+                definition->opcode() != spv::OpTypePointer) {
+                // Passes take a variable's pointee from its pointer type's third word.
+                return fail(std::format("the variable's result type %{} is not an OpTypePointer", id), instruction);
+            }
             if (operand.kind == grammar::OperandKind::IdResult) {
                 if (defined) return fail(std::format("%{} is defined twice", id), instruction);
             } else if (!defined) {
