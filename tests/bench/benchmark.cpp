@@ -135,10 +135,11 @@ void measure_creation(const Options& o, Results& r) {
 // of a size's kernels are compiled and checked first; then the timed dispatches go round them, in
 // reverse order every other round. Other load on this machine's two cores changes from second to
 // second and inflates a dispatch's CPU time with it (lavapipe 26, the scalar shader at 1024^3, one
-// process at a time, 2026-11-23: 75-78 ms in every dispatch of 14 processes on a quiet machine; with
-// one to three unpinned busy loops or a cache-thrashing process beside it, stretches of 5-15
-// dispatches at 85-137 ms; with the busy loops pinned one to each core, 75-80; with every lavapipe
-// thread on one core, 74-79; after the native coopmat kernels in the same process, no different).
+// process at a time, 2026-11-23: 75-83 ms in every dispatch of 16 processes with nothing else
+// running at normal priority; with one to three unpinned busy loops or a cache-thrashing process
+// beside it, stretches of 5-15 dispatches at 82-137 ms; with busy loops pinned one to each core,
+// 75-80; with every lavapipe thread on one core, 74-79; after the native coopmat kernels in the
+// same process, no different; README, VK_KHR_cooperative_matrix performance).
 // Timed one after another, minutes apart, the kernels met different load and the ratios swung with
 // it; taking turns, they meet the same.
 void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Results& r) {
