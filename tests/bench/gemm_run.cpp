@@ -1,11 +1,8 @@
 #include "gemm_run.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <limits>
-
-#include <sys/resource.h>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
@@ -104,25 +101,16 @@ struct Sample {
     double gpu_ms;  // NaN without timestamps
 };
 
-double process_cpu_ms() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) * 1e-3; };
-    return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
 Sample submit_and_wait(GemmSubmission& s, const BenchDevice& device) {
     const VolkDeviceTable& vk = s.context.vk;
     VkSubmitInfo submit = vku::InitStructHelper();
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &s.commands;
     test::check(vk.vkResetFences(s.context.device, 1, &s.fence), "vkResetFences");
-    const double cpu_start = process_cpu_ms();
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     test::check(vk.vkQueueSubmit(s.context.queue, 1, &submit, s.fence), "vkQueueSubmit");
     test::check(vk.vkWaitForFences(s.context.device, 1, &s.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-    Sample sample{std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
-                  process_cpu_ms() - cpu_start, std::numeric_limits<double>::quiet_NaN()};
+    Sample sample{watch.wall_ms(), watch.cpu_ms(), std::numeric_limits<double>::quiet_NaN()};
     if (s.queries != VK_NULL_HANDLE) {
         uint64_t stamps[2];
         test::check(vk.vkGetQueryPoolResults(s.context.device, s.queries, 0, 2, sizeof stamps, stamps, sizeof stamps[0],

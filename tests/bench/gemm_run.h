@@ -23,9 +23,7 @@ struct RunResult {
     double first_ms = 0;  // wall time of the first dispatch: on lavapipe it includes compiling the shader
     Summary gpu_ms;       // count 0 when the queue has no timestamps
     Summary wall_ms;
-    // CPU time of this process (every thread) per dispatch: on a CPU driver such as lavapipe, the
-    // work done, which other load on the machine does not inflate the way it inflates the times.
-    Summary cpu_ms;
+    Summary cpu_ms;       // CPU time of this process per dispatch (Stopwatch in stats.h): on lavapipe, the work done
     Verification verification;  // of the first dispatch's result
 };
 

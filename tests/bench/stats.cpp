@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <sys/resource.h>
+
 namespace vkpolyfill::bench {
 namespace {
 
@@ -15,7 +17,20 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[below] * (1.0 - weight) + sorted[above] * weight;
 }
 
+double now_wall_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double now_process_cpu_ms() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) * 1e-3; };
+    return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
 }  // namespace
+
+Stopwatch::Stopwatch() : wall_start_(now_wall_ms()), cpu_start_(now_process_cpu_ms()) {}
+double Stopwatch::wall_ms() const { return now_wall_ms() - wall_start_; }
+double Stopwatch::cpu_ms() const { return now_process_cpu_ms() - cpu_start_; }
 
 Summary summarize(std::vector<double> samples) {
     Summary s;
@@ -30,15 +45,18 @@ Summary summarize(std::vector<double> samples) {
     return s;
 }
 
-Summary time_ms(uint32_t reps, const std::function<void()>& run) {
+Timings time_run(uint32_t reps, const std::function<void()>& run) {
     run();
-    std::vector<double> ms;
+    std::vector<double> wall, cpu;
     for (uint32_t r = 0; r < reps; ++r) {
-        const auto start = std::chrono::steady_clock::now();
+        const Stopwatch watch;
         run();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        wall.push_back(watch.wall_ms());
+        cpu.push_back(watch.cpu_ms());
     }
-    return summarize(ms);
+    return {summarize(wall), summarize(cpu)};
 }
+
+Summary time_ms(uint32_t reps, const std::function<void()>& run) { return time_run(reps, run).wall_ms; }
 
 }  // namespace vkpolyfill::bench

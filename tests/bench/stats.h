@@ -16,7 +16,28 @@ struct Summary {
 
 Summary summarize(std::vector<double> samples);
 
-// Wall-clock milliseconds of `run`, once to warm up (pipeline compiles, first-use costs), then `reps` times.
+// Wall-clock and process CPU time since construction. The process's CPU time (every thread) is, on a
+// CPU driver such as lavapipe, the work done, which other load on the machine does not inflate the
+// way it inflates wall-clock time.
+class Stopwatch {
+  public:
+    Stopwatch();
+    double wall_ms() const;
+    double cpu_ms() const;
+
+  private:
+    double wall_start_, cpu_start_;
+};
+
+struct Timings {
+    Summary wall_ms, cpu_ms;
+};
+
+// Wall-clock and process CPU milliseconds of `run`, once to warm up (pipeline compiles, first-use
+// costs), then `reps` times.
+Timings time_run(uint32_t reps, const std::function<void()>& run);
+
+// The wall-clock part of time_run.
 Summary time_ms(uint32_t reps, const std::function<void()>& run);
 
 }  // namespace vkpolyfill::bench
