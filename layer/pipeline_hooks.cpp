@@ -2,14 +2,18 @@
 // maintenance5's VkShaderModuleCreateInfo inline in the stage) are lowered and reach the driver as a
 // temporary module of the lowered words, on a deep copy of their create info pinned to the subgroup
 // size the code was lowered for. Create infos that need nothing reach the driver as the
-// application gave them; a call where none needs anything is passed down without a copy.
+// application gave them; a call where none needs anything is passed down without a copy. A lowered
+// stage the driver then fails to compile is reported, naming the shader: the code passed the
+// lowering's checks, so the driver's result is all the application would see otherwise.
 #include <format>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <vulkan/utility/vk_safe_struct.hpp>
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
+#include <vulkan/vk_enum_string_helper.h>
 
 #include "device_data.h"
 #include "hooks.h"
@@ -20,12 +24,14 @@
 namespace vkpolyfill::hooks {
 namespace {
 
-// Lowers one create info's stage into `copy`; failures are logged by lower_stage.
+// Lowers one create info's stage into `copy` (and names its code in `name`); failures are logged
+// by lower_stage.
 VkResult prepare(const DeviceData& data, const VkComputePipelineCreateInfo& info, uint32_t index,
-                 std::optional<vku::safe_VkComputePipelineCreateInfo>& copy, TemporaryModules& temporaries) {
+                 std::optional<vku::safe_VkComputePipelineCreateInfo>& copy, std::string& name, TemporaryModules& temporaries) {
     const DeviceShaders& shaders = *data.shaders;
     if (!stage_needs_lowering(shaders, info.stage)) return VK_SUCCESS;
     const StageCode code = stage_code(shaders, info.stage, index);
+    name = code.name;
     const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.stage.pNext);
     const LoweredStage lowered = lower_stage(data, code, {info.stage.pName, info.stage.pSpecializationInfo, subgroups.size});
     if (lowered.result != VK_SUCCESS) return lowered.result;
@@ -52,12 +58,27 @@ VkResult create_with_lowering(const DeviceData& data, VkPipelineCache cache, std
                               const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
     const size_t count = infos.size();
     std::vector<std::optional<vku::safe_VkComputePipelineCreateInfo>> copies(count);
+    std::vector<std::string> names(count);
     std::vector<VkResult> failures(count, VK_SUCCESS);
     TemporaryModules temporaries(data);
-    const size_t end = prepare_all(infos, failures, [&](uint32_t i) { return prepare(data, infos[i], i, copies[i], temporaries); });
-    return create_prepared(infos, copies, failures, end, pipelines, [&](uint32_t n, const VkComputePipelineCreateInfo* down, VkPipeline* out) {
-        return data.next.CreateComputePipelines(data.device, cache, n, down, allocator, out);
-    });
+    const size_t end =
+        prepare_all(infos, failures, [&](uint32_t i) { return prepare(data, infos[i], i, copies[i], names[i], temporaries); });
+    const VkResult result =
+        create_prepared(infos, copies, failures, end, pipelines, [&](uint32_t n, const VkComputePipelineCreateInfo* down, VkPipeline* out) {
+            return data.next.CreateComputePipelines(data.device, cache, n, down, allocator, out);
+        });
+    if (result < 0) {
+        for (size_t i = 0; i < end; ++i) {
+            if (!copies[i] || failures[i] != VK_SUCCESS || pipelines[i] != VK_NULL_HANDLE) continue;
+            data.instance->logger.log(
+                LogLevel::Error, "vkpolyfill-pipeline",
+                std::format("{}: error: the driver's vkCreateComputePipelines returned {} for the lowered code (which the "
+                            "lowering checked{}), so the driver's own compiler failed on it (its limits or a "
+                            "driver bug; a smaller kernel or tile may compile)",
+                            names[i], string_VkResult(result), data.instance->settings.validate_output ? " and spirv-val accepted" : ""));
+        }
+    }
+    return result;
 }
 
 }  // namespace
