@@ -145,6 +145,9 @@ class DecodeClone {
                 case spv::OpInBoundsPtrAccessChain: {
                     std::vector<uint32_t> indices;
                     for (size_t i = 1; i < operands.size(); ++i) indices.push_back(mapped(operands[i]));
+                    if (!is_physical_pointer(instruction.type_id())) {
+                        return fail(why, std::format("its {} from the pointer does not give a PhysicalStorageBuffer pointer", instruction.name()));
+                    }
                     uint32_t at = from.offset, type = from.pointee;
                     if (opcode == spv::OpPtrAccessChain || opcode == spv::OpInBoundsPtrAccessChain) {
                         // Element: whole pointees, by the pointer type's ArrayStride.
