@@ -91,15 +91,16 @@ class Parser {
             }
             const Instruction* definition = module_->find_definition(id);
             const bool defined = definition != nullptr;
-            if (operand.kind == grammar::OperandKind::IdResultType && !is_type_declaration(definition)) {
+            if (operand.kind == grammar::OperandKind::IdResultType) {
                 // Every pass reads an instruction's type through this operand; an earlier type is all it can be.
-                return fail(std::format("result type %{} is not a type declared before this instruction", id),
-                            instruction);
-            }
-            if (operand.kind == grammar::OperandKind::IdResultType && instruction.opcode() == spv::OpVariable &&
-                definition->opcode() != spv::OpTypePointer) {
+                if (!is_type_declaration(definition)) {
+                    return fail(std::format("result type %{} is not a type declared before this instruction", id),
+                                instruction);
+                }
                 // Passes take a variable's pointee from its pointer type's third word.
-                return fail(std::format("the variable's result type %{} is not an OpTypePointer", id), instruction);
+                if (instruction.opcode() == spv::OpVariable && definition->opcode() != spv::OpTypePointer) {
+                    return fail(std::format("the variable's result type %{} is not an OpTypePointer", id), instruction);
+                }
             }
             if (operand.kind == grammar::OperandKind::IdResult) {
                 if (defined) return fail(std::format("%{} is defined twice", id), instruction);

@@ -155,8 +155,7 @@ class BindingWriter {
 bool is_tensor_variable(const ir::Module& module, const ir::Instruction& instruction) {
     if (instruction.opcode() != spv::OpVariable || instruction.word(3) != spv::StorageClassUniformConstant) return false;
     const ir::Instruction* pointer = module.find_definition(instruction.type_id());
-    if (!pointer || pointer->opcode() != spv::OpTypePointer) return false;  // a damaged module's variable
-    const ir::Instruction* pointee = module.find_definition(pointer->word(3));
+    const ir::Instruction* pointee = pointer ? module.find_definition(pointer->word(3)) : nullptr;  // the parser saw to a pointer
     while (pointee && (pointee->opcode() == spv::OpTypeArray || pointee->opcode() == spv::OpTypeRuntimeArray)) {
         pointee = module.find_definition(pointee->word(2));
     }
