@@ -7,6 +7,9 @@
 //   NNNN-shader.spv       the words of every vkCreateShadersEXT SPIR-V shader
 //   NNNN-device.txt       the extensions enabled at vkCreateDevice, one per line
 //   NNNN-chain.txt        the sType of every struct chained to that VkDeviceCreateInfo, one per line
+// With VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES set it plays a driver whose compiler fails: every
+// vkCreateComputePipelines returns VK_ERROR_UNKNOWN with null handles, without calling down.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -129,6 +132,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                                       const VkComputePipelineCreateInfo* infos,
                                                       const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
     for (uint32_t i = 0; i < count; ++i) record_stages(&infos[i].stage, 1);
+    if (std::getenv("VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES") != nullptr) {
+        std::fill_n(pipelines, count, VK_NULL_HANDLE);
+        return VK_ERROR_UNKNOWN;
+    }
     return next_device_function<PFN_vkCreateComputePipelines>(device, "vkCreateComputePipelines")(device, cache, count, infos,
                                                                                                    allocator, pipelines);
 }

@@ -243,6 +243,25 @@ TEST(PipelineInterception, LoweringFailureFailsThePipelineWithAMessageNamingTheS
     EXPECT_GE(device.messages().count(kLoweringId, "VkShaderModule 0x"), 1u) << device.messages().dump();
 }
 
+TEST(PipelineInterception, DriverFailureOnLoweredCodeIsReportedNamingTheShader) {
+    Device device;
+    const ComputePipeline reference = device.context().create_compute_pipeline(read_shader("tests/vector_add.comp"), 3, 8);
+    const VkComputePipelineCreateInfo infos[] = {
+        device.pipeline_info(device.module(read_shader("tests/coopmat_khr.comp"), "driver-fails-gemm")),
+        device.pipeline_info(reference.module, reference.layout)};
+    ScopedEnv failing_driver("VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES", "1");  // the spy layer fails every creation
+    std::vector<VkPipeline> pipelines;
+    EXPECT_EQ(device.create(infos, pipelines), VK_ERROR_UNKNOWN);
+    EXPECT_EQ(pipelines, (std::vector<VkPipeline>{VK_NULL_HANDLE, VK_NULL_HANDLE}));
+    const auto all = device.messages().all();
+    const auto driver_errors = std::ranges::count_if(all, [](const DebugMessage& m) {
+        return m.id == "vkpolyfill-pipeline" && m.severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    });
+    EXPECT_EQ(driver_errors, 1) << "only the lowered stage is the layer's to explain\n" << device.messages().dump();
+    EXPECT_EQ(device.messages().count("vkpolyfill-pipeline", "driver-fails-gemm: error: "), 1u) << device.messages().dump();
+    EXPECT_EQ(device.messages().count("vkpolyfill-pipeline", "returned VK_ERROR_UNKNOWN"), 1u) << device.messages().dump();
+}
+
 TEST(PipelineInterception, OneFailingCreateInfoLeavesTheOthersCreated) {
     Device device;
     // vector_add with a layout that fits it (three storage buffers, 8 bytes of push constants).
