@@ -268,6 +268,23 @@ TEST(ParserErrors, DiagnosticsCarryTheInstructionText) {
     EXPECT_EQ(outcome.diagnostic.instruction, "%2 = OpTypeInt 32 0");
 }
 
+TEST(ParserErrors, InstructionTextOfALongInstructionIsShortened) {
+    // A constant array of 40 constituents whose last one is an id past the bound.
+    std::string text(kMinimalCompute);
+    std::string constituents;
+    for (int i = 0; i < 40; ++i) constituents += " %5";
+    text.replace(text.find("%1 = OpFunction"), 0,
+                 "%20 = OpConstant %4 40\n%21 = OpTypeArray %4 %20\n%22 = OpConstantComposite %21" + constituents + "\n");
+    auto words = assemble(text);
+    const size_t composite = offset_of(words, spv::OpConstantComposite);
+    words[composite + (words[composite] >> 16) - 1] = 9999;
+    const ParseOutcome outcome = parse(words);
+    ASSERT_FALSE(outcome.ok);
+    std::string shown = "%22 = OpConstantComposite %21";
+    for (int i = 0; i < 23; ++i) shown += " %5";
+    EXPECT_EQ(outcome.diagnostic.instruction, shown + " ... (17 more operands)");
+}
+
 // Truncations and random word damage of every corpus module: a result or a diagnostic, never a crash.
 TEST(ParserErrors, DamagedCorpusModulesNeverCrash) {
     ASSERT_FALSE(corpus().empty());
