@@ -5,7 +5,8 @@
 // attention_scalar.comp doing the same math on the same device, and the driver's own coopmat2 where
 // it has what the kernel uses. Each result is checked against a CPU reference before it is timed.
 // Times are medians of --reps dispatches (bind, dispatch, wait), as process CPU time (on lavapipe the
-// work done, which other load on the machine inflates less) and as wall-clock time.
+// work done, which other load on the machine inflates less) and as wall-clock time; the lowered
+// kernel and the scalar shader take turns, a dispatch each per round (turns.h).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bench_device.h"
 #include "driver_selection.h"
@@ -20,6 +22,7 @@
 #include "half.h"
 #include "stats.h"
 #include "text_parsing.h"
+#include "turns.h"
 
 namespace vkpolyfill::bench {
 namespace {
@@ -110,40 +113,64 @@ struct Measured {
     Timings ms;
 };
 
-// The kernel on `device` with Q, K, V from the inputs: one dispatch checked against `expected`, then
-// --reps timed ones.
-Measured measure(BenchDevice& device, const Kernel& kernel, const Options& o, const std::vector<float>* qkv,
-                 const std::vector<double>& expected) {
-    test::Context& c = device.context();
+// One kernel made ready on a device (its pipeline created, one dispatch checked against the CPU),
+// then timed a dispatch at a time, so that the kernels of a device can take turns (turns.h).
+struct KernelRun {
+    Measured measured;  // its problem is set when the kernel cannot run
+    test::Context* context = nullptr;
+    test::ComputePipeline pipeline;
+    std::vector<test::Buffer> buffers;  // Q, K, V, O
+    uint32_t groups = 0;
+    TimingSamples samples;
+
+    void dispatch() const {
+        const test::Buffer* bound[] = {&buffers[0], &buffers[1], &buffers[2], &buffers[3]};
+        context->dispatch(pipeline, bound, {}, groups);
+    }
+    void time_once() {
+        const Stopwatch watch;
+        dispatch();
+        samples.add(watch);
+    }
+    Contender contender() {
+        return {[this] { time_once(); }, [this](const std::string& what) { measured.problem = what; }};
+    }
+    Measured result() const {
+        Measured m = measured;
+        if (m.problem.empty()) m.ms = samples.timings();
+        return m;
+    }
+};
+
+// The kernel on `device` with Q, K, V from the inputs, its first dispatch checked against `expected`.
+KernelRun prepare(BenchDevice& device, const Kernel& kernel, const Options& o, const std::vector<float>* qkv,
+                  const std::vector<double>& expected) {
+    KernelRun run;
+    test::Context& c = *(run.context = &device.context());
     const auto upload = [&](const std::vector<float>& values) {
         test::Buffer b = c.create_buffer(values.size() * 2);
         for (size_t i = 0; i < values.size(); ++i) b.as<uint16_t>()[i] = half_from_float(values[i]);
         return b;
     };
-    const test::Buffer bq = upload(qkv[0]), bk = upload(qkv[1]), bv = upload(qkv[2]), out = c.create_buffer(expected.size() * 4);
-    const test::Buffer* buffers[] = {&bq, &bk, &bv, &out};
+    run.buffers = {upload(qkv[0]), upload(qkv[1]), upload(qkv[2]), c.create_buffer(expected.size() * 4)};
+    run.groups = kernel.groups;
     const uint32_t constants[] = {device.subgroup_size, o.keys, o.head, o.block};
     const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
     const VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
-    Measured m;
+    Measured& m = run.measured;
     const Stopwatch watch;
-    test::ComputePipeline pipeline;
     try {
-        pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
+        run.pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
     } catch (const std::runtime_error& e) {  // with what the layer and the driver said, which names the culprit
         const std::string said = device.layer_problems();
         m.problem = std::format("{} after {:.0f} s{}", e.what(), watch.wall_ms() / 1e3, said.empty() ? "" : " (messages: " + said + ")");
-        return m;
+        return run;
     }
     m.create_ms = watch.wall_ms();
-    c.dispatch(pipeline, buffers, {}, kernel.groups);  // warm-up, and the result checked
-    m.error = worst_error(out, expected);
-    if (!(m.error < 5e-3)) {
-        m.problem = "wrong result (largest error " + std::to_string(m.error) + ")";
-        return m;
-    }
-    m.ms = time_run(o.reps, [&] { c.dispatch(pipeline, buffers, {}, kernel.groups); });
-    return m;
+    run.dispatch();  // warm-up, and the result checked
+    m.error = worst_error(run.buffers[3], expected);
+    if (!(m.error < 5e-3)) m.problem = "wrong result (largest error " + std::to_string(m.error) + ")";
+    return run;
 }
 
 // Empty when the coopmat2 kernel's matrices can run on `device`, else why not: S = Q K^T is
@@ -169,8 +196,15 @@ void run(const Options& o) {
         }
         std::printf("## Attention, %u queries x %u keys, head dimension %u, blocks of %u keys (%s, median of %u)\n\n", o.queries,
                     o.keys, o.head, o.block, emulated.device_name.c_str(), o.reps);
-        rows.emplace_back(coopmat2.name, measure(emulated, coopmat2, o, qkv, expected));
-        rows.emplace_back(scalar.name, measure(emulated, scalar, o, qkv, expected));
+        // The lowered kernel and the scalar shader take turns, so that the load meets them alike.
+        KernelRun runs[] = {prepare(emulated, coopmat2, o, qkv, expected), prepare(emulated, scalar, o, qkv, expected)};
+        std::vector<Contender> contenders;
+        for (KernelRun& run : runs) {
+            if (run.measured.problem.empty()) contenders.push_back(run.contender());
+        }
+        take_turns(static_cast<int>(o.reps), contenders);
+        rows.emplace_back(coopmat2.name, runs[0].result());
+        rows.emplace_back(scalar.name, runs[1].result());
     }
     if (!rows[0].second.problem.empty() || !rows[1].second.problem.empty()) {
         throw std::runtime_error(rows[0].second.problem.empty() ? "the scalar shader: " + rows[1].second.problem
@@ -181,7 +215,14 @@ void run(const Options& o) {
         const std::string native_why_not = coopmat2_unavailable(native, o);
         Measured on_driver;
         on_driver.problem = native_why_not.empty() ? "" : "unavailable: " + native_why_not;
-        if (native_why_not.empty()) on_driver = measure(native, coopmat2, o, qkv, expected);
+        if (native_why_not.empty()) {
+            KernelRun run = prepare(native, coopmat2, o, qkv, expected);
+            if (run.measured.problem.empty()) {
+                Contender alone[] = {run.contender()};
+                take_turns(static_cast<int>(o.reps), alone);
+            }
+            on_driver = run.result();
+        }
         rows.emplace_back("coopmat2 on the driver, without the layer", on_driver);
     }
 

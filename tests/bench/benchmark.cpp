@@ -5,6 +5,9 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <utility>
+
+#include "turns.h"
 
 namespace vkpolyfill::bench {
 namespace {
@@ -78,22 +81,10 @@ void note_device(const BenchDevice& device, Results& r) {
     r.timestamps = device.timestamp_period_ns > 0;
 }
 
-// `rounds` rounds of `once` over the entries (each with a `device` and an `out` measurement), in
-// reverse order every other round, so that drift on the machine touches every figure alike. An entry
-// that fails is given the reason and left out of later rounds.
-template <typename Entry, typename Once>
-void take_turns(int rounds, std::vector<Entry>& entries, Once once) {
-    for (int round = 0; round < rounds; ++round) {
-        for (size_t i = 0; i < entries.size(); ++i) {
-            Entry& entry = entries[round % 2 ? entries.size() - 1 - i : i];
-            if (!entry.out->measured()) continue;  // failed in an earlier round
-            try {
-                once(entry);
-            } catch (const std::runtime_error& e) {
-                entry.out->unavailable = with_layer_problems(*entry.device, e.what());
-            }
-        }
-    }
+// A contender for take_turns whose failure is written, with what the layer said, into `out`.
+template <typename Measurement>
+Contender contender(const BenchDevice& device, Measurement& out, std::function<void()> once) {
+    return {std::move(once), [&device, &out](const std::string& what) { out.unavailable = with_layer_problems(device, what); }};
 }
 
 // Pipeline creation with and without the layer, on two devices at once, creations interleaved.
@@ -125,7 +116,9 @@ void measure_creation(const Options& o, Results& r) {
         add(&native, o.coopmat[v], r.coopmat_creation[v].native);
         add(layered.get(), o.coopmat[v], r.coopmat_creation[v].emulated);
     }
-    take_turns(o.creation_reps, timed, [](Timed& t) { t.timer->create_once(); });
+    std::vector<Contender> contenders;
+    for (Timed& t : timed) contenders.push_back(contender(*t.device, *t.out, [&t] { t.timer->create_once(); }));
+    take_turns(o.creation_reps, contenders);
     for (const Timed& t : timed) {
         if (t.out->measured()) t.out->times = t.timer->times();
     }
@@ -179,7 +172,9 @@ void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Resu
         }
         if (native && o.measure.scalar) prepare(*native, o.scalar, *native_buffers, s.scalar);
         progress("timing " + s.shape.name() + ": " + std::to_string(o.reps) + " rounds of " + std::to_string(timed.size()) + " kernels");
-        take_turns(o.reps, timed, [](Timed& t) { t.run->time_once(); });
+        std::vector<Contender> contenders;
+        for (Timed& t : timed) contenders.push_back(contender(*t.device, *t.out, [&t] { t.run->time_once(); }));
+        take_turns(o.reps, contenders);
         for (const Timed& t : timed) {
             if (t.out->measured()) t.out->run = t.run->result();
         }

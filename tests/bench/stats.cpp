@@ -45,16 +45,22 @@ Summary summarize(std::vector<double> samples) {
     return s;
 }
 
+void TimingSamples::add(const Stopwatch& started_before_the_run) {
+    wall_ms_.push_back(started_before_the_run.wall_ms());
+    cpu_ms_.push_back(started_before_the_run.cpu_ms());
+}
+
+Timings TimingSamples::timings() const { return {summarize(wall_ms_), summarize(cpu_ms_)}; }
+
 Timings time_run(uint32_t reps, const std::function<void()>& run) {
     run();
-    std::vector<double> wall, cpu;
+    TimingSamples samples;
     for (uint32_t r = 0; r < reps; ++r) {
         const Stopwatch watch;
         run();
-        wall.push_back(watch.wall_ms());
-        cpu.push_back(watch.cpu_ms());
+        samples.add(watch);
     }
-    return {summarize(wall), summarize(cpu)};
+    return samples.timings();
 }
 
 Summary time_ms(uint32_t reps, const std::function<void()>& run) { return time_run(reps, run).wall_ms; }

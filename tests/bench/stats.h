@@ -33,6 +33,16 @@ struct Timings {
     Summary wall_ms, cpu_ms;
 };
 
+// The times of runs timed one at a time (as kernels taking turns are, turns.h).
+class TimingSamples {
+  public:
+    void add(const Stopwatch& started_before_the_run);
+    Timings timings() const;
+
+  private:
+    std::vector<double> wall_ms_, cpu_ms_;
+};
+
 // Wall-clock and process CPU milliseconds of `run`, once to warm up (pipeline compiles, first-use
 // costs), then `reps` times.
 Timings time_run(uint32_t reps, const std::function<void()>& run);
