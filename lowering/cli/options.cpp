@@ -244,7 +244,8 @@ Options:
   -o FILE               Where the lowered module goes (- for standard output).
   --target NAME         The device to lower for (default vulkan1.3):
                           lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory,
-                                     invocations as SIMD lanes (narrow loads read 32 bits at a time),
+                                     invocations as SIMD lanes (narrow loads read 32 bits at a time,
+                                     barriers keep a workgroup's subgroups in step over banded MulAdds),
                                      scalar uniform loads (lavapipe 26; 25 needs --uniform-loads per-invocation)
                           vulkan1.4  Vulkan 1.4, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.3  Vulkan 1.3, SPIR-V 1.6, 16384 bytes of shared memory

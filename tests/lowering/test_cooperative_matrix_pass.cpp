@@ -97,9 +97,10 @@ Result lowered_corpus_module(const std::string& name, const std::vector<uint32_t
 }
 
 // The OpControlBarrier count of corpus module `name` (its workgroup size specialization constant 0 =
-// `invocations`), lowered for lavapipe with or without scalar uniform loads, checked valid.
-size_t barriers_when_lowered(const std::string& name, uint32_t invocations, bool scalar_loads) {
-    Target target = emulating_coopmat(8, true);
+// `invocations`), lowered for subgroups of 8 with or without scalar uniform loads, for lavapipe or
+// (`simd_lanes` false) a GPU, checked valid.
+size_t barriers_when_lowered(const std::string& name, uint32_t invocations, bool scalar_loads, bool simd_lanes = true) {
+    Target target = emulating_coopmat(8, simd_lanes);
     target.scalar_uniform_loads = scalar_loads;
     const Result result = lowered_corpus_module(name, {invocations}, target);
     EXPECT_TRUE(result.ok) << messages(result);
@@ -108,11 +109,18 @@ size_t barriers_when_lowered(const std::string& name, uint32_t invocations, bool
 }
 
 // The workgroup GEMM (shaders/bench/gemm_coopmat2.comp, 256 invocations): where uniform loads are
-// scalar, A and B take the accumulator's bands and the multiply-add needs no barrier; where each
-// invocation loads again, they are striped and the multiply-add stages them with barriers.
+// scalar, A and B take the accumulator's bands and the multiply-add needs no barrier for its data (on
+// a GPU none at all; on lavapipe one, which keeps the subgroups in step); where each invocation loads
+// again, they are striped and the multiply-add stages them with barriers.
 TEST(CooperativeMatrixPass, WorkgroupOperandsAreBandedOnlyWhereUniformLoadsAreScalar) {
-    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, true), 0u);
+    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, true, false), 0u);
+    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, true), 1u);
     EXPECT_GE(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, false), 2u);
+}
+
+// A workgroup of one subgroup shares no band: no barrier even on lavapipe.
+TEST(CooperativeMatrixPass, OneSubgroupWorkgroupsNeedNoStepBarrier) {
+    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 8, true), 0u);
 }
 
 // The attention kernel's row reductions (shaders/bench/attention_coopmat2.comp, one subgroup):

@@ -44,7 +44,9 @@ struct Target {
     EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
     // Invocations are SIMD lanes of a CPU thread (lavapipe): there a load whose address differs per
     // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads
-    // narrow data 32 bits at a time where it can.
+    // narrow data 32 bits at a time where it can; and the subgroups of a workgroup run one after
+    // another from barrier to barrier, so a workgroup-scope multiply-add whose operands sit in the
+    // subgroups' bands ends with a barrier that keeps them in step (passes/cooperative_matrix/multiply_add.cpp).
     bool simd_lane_invocations = false;
     // A load that every invocation of a subgroup makes from one address is done once for the subgroup
     // (GPUs: scalar or uniform loads; lavapipe 26: its uniform-load path). false where each invocation

@@ -4,6 +4,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "helpers/link_helper.h"
+#include "ir/builtin_variable.h"
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
 #include "passes/cooperative_matrix/element_loop.h"
@@ -12,6 +13,15 @@
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
+
+// Banded workgroup multiply-adds between the barriers that keep a CPU driver's subgroups in step
+// (in_step below). Measured on lavapipe 26, gemm_coopmat2.comp 512x64x16 with 128 invocations (a
+// multiply-add per K step of 16), CPU ms relative to no barrier, with a barrier() in the shader,
+// medians over 4-7 processes taking turns, load 5-8, 2026-11-23: every step 0.86 at 2048^3 but 1.06
+// at 1024^3; every 2nd 0.87 / 0.99; every 4th 0.85 / 1.02. This lowering, against itself without the
+// barrier in one process: 0.84-0.88 at 2048^3, 0.92-1.01 at 1024^3 (README, VK_NV_cooperative_matrix2
+// performance).
+constexpr uint32_t kStepsBetweenBarriers = 4;
 
 class MultiplyAdd {
   public:
@@ -86,7 +96,11 @@ class MultiplyAdd {
         band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
         band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
         if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
-        if (a_->spread == spread && b_->spread == spread) return subgroup_function(*band_a_, *band_b_);
+        if (a_->spread == spread && b_->spread == spread) {
+            const uint32_t inner = subgroup_function(*band_a_, *band_b_);
+            const bool shared = spread.invocations > state_.context.target.subgroup_size;
+            return inner && shared && state_.context.target.simd_lane_invocations ? in_step(inner) : inner;
+        }
         std::vector<uint32_t> key{0x574D4D41u /* "WMMA" */, a_->id, b_->id, c_->id, r_->id, mask_};
         if (const uint32_t existing = state_.find_function(key)) return existing;
         const uint32_t inner = subgroup_function(*band_a_, *band_b_);
@@ -124,6 +138,44 @@ class MultiplyAdd {
         const uint32_t band_a = b.add(spv::OpCompositeConstruct, band_a_->lowered, a_components);
         const uint32_t band_b = b.add(spv::OpCompositeConstruct, band_b_->lowered, b_components);
         function.finish(b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, function.parameter(2)}));
+        state_.remember_function(std::move(key), function.id());
+        return function.id();
+    }
+
+    // The banded multiply-add `inner`, and a workgroup barrier every kStepsBetweenBarriers-th call.
+    // Where invocations are SIMD lanes of a CPU thread (Target::simd_lane_invocations: lavapipe), the
+    // subgroups of a workgroup run one after another from barrier to barrier: with no barrier, each
+    // subgroup goes through the shader's whole K loop alone, and the band of A or B the subgroups
+    // share (B, in bands of whole accumulator rows) has left the caches by the time the next subgroup
+    // reads it; rows a power-of-two pitch apart fall into few cache sets and leave soonest. The
+    // barrier keeps the subgroups within a few steps of each other, so a shared band is read from
+    // memory about once. A workgroup-scope multiply-add is reached by the whole workgroup in uniform
+    // control flow (the staged one's barriers rely on it too), so the count, an invocation's own, is
+    // the same in every invocation.
+    uint32_t in_step(uint32_t inner) {
+        std::vector<uint32_t> key{0x53544550u /* "STEP" */, inner};
+        if (const uint32_t existing = state_.find_function(key)) return existing;
+        const uint32_t u = state_.uint_type();
+        const uint32_t calls = module_.take_next_id();  // this function's calls so far, modulo the period
+        const uint32_t declaration[] = {state_.types().get_type_pointer(spv::StorageClassPrivate, u), calls,
+                                        spv::StorageClassPrivate, state_.uint_constant(0)};
+        module_.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, declaration));
+        module_.register_definition(*module_.types_values_constants.back());
+        ir::add_to_entry_point_interfaces(module_, calls);
+
+        const uint32_t parameters[] = {band_a_->lowered, band_b_->lowered, c_->lowered};
+        ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
+        ir::Builder& b = function.body();
+        const uint32_t result =
+            b.add(spv::OpFunctionCall, r_->lowered, {inner, function.parameter(0), function.parameter(1), function.parameter(2)});
+        const uint32_t count = b.add(spv::OpUMod, u, {b.add(spv::OpIAdd, u, {b.add(spv::OpLoad, u, {calls}), state_.uint_constant(1)}),
+                                                      state_.uint_constant(kStepsBetweenBarriers)});
+        b.add(spv::OpStore, 0, {calls, count});
+        function.begin_if(b.add(spv::OpIEqual, state_.types().get_type_bool(), {count, state_.uint_constant(0)}));
+        const uint32_t workgroup = state_.uint_constant(spv::ScopeWorkgroup);
+        function.body().add(spv::OpControlBarrier, 0, {workgroup, workgroup, state_.uint_constant(spv::MemorySemanticsMaskNone)});
+        function.end_if();
+        function.finish(result);
         state_.remember_function(std::move(key), function.id());
         return function.id();
     }

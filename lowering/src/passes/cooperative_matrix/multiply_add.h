@@ -2,8 +2,9 @@
 // 32-bit components, runs the GLSL kernel (shaders/lowering/coopmat_muladd.comp, instantiated for
 // the shape and linked in), and narrows the result. The lane layout gives every invocation the A
 // rows and B columns its accumulator elements need, so the kernel is plain per-invocation code.
-// At workgroup scope, A and B are first staged through shared memory, from which each subgroup
-// reads the rows of A and columns of B its band of the accumulator needs.
+// At workgroup scope, each subgroup multiplies its band of the accumulator by the rows of A and
+// columns of B the band needs: held already where A and B take the accumulator's bands (then, on a
+// CPU driver, a barrier follows that keeps the subgroups in step), else staged through shared memory.
 #pragma once
 
 #include <cstddef>
