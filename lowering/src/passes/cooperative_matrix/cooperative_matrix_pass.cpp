@@ -156,8 +156,10 @@ class CooperativeMatrixPass final : public Pass {
         const MatrixType* result = state.matrices.find(instruction.type_id());
         if (!result) return;
         if (opcode == spv::OpCompositeConstruct || opcode == spv::OpCompositeConstructReplicateEXT) {
-            block.instructions[i] = splat(instruction, spv::OpCompositeConstruct, result->length);
-            state.module().register_definition(*block.instructions[i]);
+            if (auto expanded = splat(state, instruction, spv::OpCompositeConstruct, result->length)) {
+                block.instructions[i] = std::move(expanded);
+                state.module().register_definition(*block.instructions[i]);
+            }
         } else if (cooperative_matrix::is_element_wise(opcode)) {
             cooperative_matrix::lower_element_wise(state, block, i);
         }
@@ -177,8 +179,16 @@ class CooperativeMatrixPass final : public Pass {
         state.module().register_definition(*block.instructions[i]);
     }
 
-    // A composite with a single constituent that fills the matrix, spelled out once per component.
-    static std::unique_ptr<ir::Instruction> splat(const ir::Instruction& instruction, uint32_t opcode, uint32_t length) {
+    // A composite with a single constituent that fills the matrix (the only matrix composite the
+    // extensions define), spelled out once per component; any other count is reported: nullptr.
+    static std::unique_ptr<ir::Instruction> splat(LoweringState& state, const ir::Instruction& instruction, uint32_t opcode,
+                                                  uint32_t length) {
+        if (const size_t constituents = instruction.operand_words().size(); constituents != 1) {
+            state.context.diagnostics.error(
+                std::format("{} of a cooperative matrix must have one constituent, not {}", instruction.name(), constituents),
+                instruction.source_offset(), ir::instruction_text(instruction.words(), state.module()));
+            return nullptr;
+        }
         std::vector<uint32_t> words{instruction.type_id(), instruction.result_id()};
         words.insert(words.end(), length, instruction.operand_words()[0]);
         return ir::make_instruction(opcode, words);
@@ -201,8 +211,10 @@ class CooperativeMatrixPass final : public Pass {
                 default:
                     continue;  // OpConstantNull and OpUndef hold for arrays as they are
             }
-            instruction = splat(*instruction, opcode, matrix->length);
-            state.module().register_definition(*instruction);
+            if (auto expanded = splat(state, *instruction, opcode, matrix->length)) {
+                instruction = std::move(expanded);
+                state.module().register_definition(*instruction);
+            }
         }
     }
 
