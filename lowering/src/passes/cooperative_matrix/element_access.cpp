@@ -6,6 +6,7 @@
 
 #include "grammar/grammar.h"
 #include "passes/cooperative_matrix/component_bits.h"
+#include "specialization.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -13,6 +14,33 @@ namespace {
 uint32_t storage_class_of(const ir::Module& module, uint32_t pointer) {
     const ir::Instruction* type = module.find_definition(module.type_of(pointer));
     return type && type->opcode() == spv::OpTypePointer ? type->word(2) : ~0u;
+}
+
+// Whether the path's last index selects an element of an array, the one index the generated code
+// moves from element to element; the indices before it are followed through the types.
+bool ends_in_an_array(const ir::Module& module, const AccessPath& path) {
+    uint32_t type = module.find_definition(module.type_of(path.base))->word(3);  // trace() checked the pointer
+    for (size_t i = 0; i + 1 < path.indices.size(); ++i) {
+        const ir::Instruction* definition = module.find_definition(type);
+        switch (definition ? definition->opcode() : 0) {
+            case spv::OpTypeStruct: {
+                const std::optional<uint64_t> member = evaluate_constant(module, path.indices[i], {});
+                if (!member || *member + 2 >= definition->words().size()) return false;
+                type = definition->word(2 + static_cast<uint32_t>(*member));
+                break;
+            }
+            case spv::OpTypeArray:
+            case spv::OpTypeRuntimeArray:
+            case spv::OpTypeVector:
+            case spv::OpTypeMatrix:
+                type = definition->word(2);
+                break;
+            default:
+                return false;
+        }
+    }
+    const ir::Instruction* container = module.find_definition(type);
+    return container && (container->opcode() == spv::OpTypeArray || container->opcode() == spv::OpTypeRuntimeArray);
 }
 
 }  // namespace
@@ -140,6 +168,10 @@ std::optional<AccessPath> ElementAccess::traced(const ir::Module& module, uint32
             why = "an index of its access chain is not a scalar integer";
             return std::nullopt;
         }
+    }
+    if (!ends_in_an_array(module, *path)) {
+        why = "its pointer does not point to an element of an array (the last index of its access chain must select one)";
+        return std::nullopt;
     }
     return path;
 }
