@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "grammar/grammar.h"
+#include "ir/indexed_type.h"
 #include "passes/cooperative_matrix/component_bits.h"
 #include "specialization.h"
 
@@ -21,23 +22,7 @@ uint32_t storage_class_of(const ir::Module& module, uint32_t pointer) {
 bool ends_in_an_array(const ir::Module& module, const AccessPath& path) {
     uint32_t type = module.find_definition(module.type_of(path.base))->word(3);  // trace() checked the pointer
     for (size_t i = 0; i + 1 < path.indices.size(); ++i) {
-        const ir::Instruction* definition = module.find_definition(type);
-        switch (definition ? definition->opcode() : 0) {
-            case spv::OpTypeStruct: {
-                const std::optional<uint64_t> member = evaluate_constant(module, path.indices[i], {});
-                if (!member || *member + 2 >= definition->words().size()) return false;
-                type = definition->word(2 + static_cast<uint32_t>(*member));
-                break;
-            }
-            case spv::OpTypeArray:
-            case spv::OpTypeRuntimeArray:
-            case spv::OpTypeVector:
-            case spv::OpTypeMatrix:
-                type = definition->word(2);
-                break;
-            default:
-                return false;
-        }
+        type = ir::indexed_type(module, type, evaluate_constant(module, path.indices[i], {}));
     }
     const ir::Instruction* container = module.find_definition(type);
     return container && (container->opcode() == spv::OpTypeArray || container->opcode() == spv::OpTypeRuntimeArray);

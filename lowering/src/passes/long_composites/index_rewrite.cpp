@@ -4,6 +4,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "ir/indexed_type.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
@@ -116,19 +117,7 @@ class IndexRewriter {
             if (!split->is_struct) return split->element_type;
             return index && *index < split->length ? split->member_types[*index] : 0;
         }
-        const ir::Instruction* definition = module_.find_definition(type);
-        if (!definition) return 0;
-        switch (definition->opcode()) {
-            case spv::OpTypeStruct:
-                return index && *index < definition->operand_words().size() ? definition->operand_words()[*index] : 0;
-            case spv::OpTypeArray:
-            case spv::OpTypeRuntimeArray:
-            case spv::OpTypeVector:
-            case spv::OpTypeMatrix:
-                return definition->word(2);
-            default:
-                return 0;
-        }
+        return ir::indexed_type(module_, type, index);
     }
 
     std::optional<uint64_t> constant_value(uint32_t id) const {
