@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <span>
 #include <vector>
 
 #include <spirv/unified1/spirv.hpp>
@@ -17,46 +18,61 @@ namespace {
 constexpr size_t kHeaderWords = 5;
 constexpr size_t kBoundWord = 3;
 
-// A module as its header and the words of each instruction.
-struct Module {
-    std::vector<uint32_t> header;
-    std::vector<std::vector<uint32_t>> instructions;
+// A module as one pool of words, the header first, and its instructions, in module order, as ranges
+// of the pool. A mutation moves, drops or edits ranges; an instruction that grows or is copied is
+// written again at the pool's end. So a call allocates a few times, not once an instruction: with a
+// vector each, splitting and joining took a third of a lowering target's CPU.
+struct Range {
+    size_t first;
+    size_t count;
 };
 
-// The module in the bytes if they are a header and at least one instruction, each with a nonzero
-// word count, the last ending exactly at the end.
-std::optional<Module> split(const uint8_t* data, size_t size) {
-    if (size % 4 != 0 || size < (kHeaderWords + 1) * 4) return {};
-    std::vector<uint32_t> words(size / 4);
-    std::memcpy(words.data(), data, size);
-    if (words[0] != spv::MagicNumber) return {};
-    Module module{{words.begin(), words.begin() + kHeaderWords}, {}};
-    for (size_t at = kHeaderWords; at < words.size();) {
-        const size_t count = words[at] >> 16;
-        if (count == 0 || count > words.size() - at) return {};
-        module.instructions.emplace_back(words.begin() + static_cast<ptrdiff_t>(at),
-                                         words.begin() + static_cast<ptrdiff_t>(at + count));
+struct Module {
+    std::vector<uint32_t> pool;
+    std::vector<Range> instructions;
+};
+
+// Appends the module in the bytes to the pool and its instructions to `ranges`: false unless the bytes
+// are a header and at least one instruction, each with a nonzero word count, the last ending exactly
+// at the end.
+bool load(const uint8_t* data, size_t size, Module& module, std::vector<Range>& ranges) {
+    if (size % 4 != 0 || size < (kHeaderWords + 1) * 4) return false;
+    std::vector<uint32_t>& pool = module.pool;
+    const size_t base = pool.size();
+    pool.resize(base + size / 4);
+    std::memcpy(pool.data() + base, data, size);
+    if (pool[base] != spv::MagicNumber) return false;
+    for (size_t at = base + kHeaderWords; at < pool.size();) {
+        const size_t count = pool[at] >> 16;
+        if (count == 0 || count > pool.size() - at) return false;
+        ranges.push_back({at, count});
         at += count;
     }
+    return true;
+}
+
+std::optional<Module> split(const uint8_t* data, size_t size) {
+    Module module;
+    if (!load(data, size, module, module.instructions)) return {};
     return module;
 }
 
 // Writes the module's words to out; 0 (and nothing written) if they take more than max_size bytes.
 size_t join(const Module& module, uint8_t* out, size_t max_size) {
-    size_t words = module.header.size();
-    for (const auto& instruction : module.instructions) words += instruction.size();
+    size_t words = kHeaderWords;
+    for (const Range& instruction : module.instructions) words += instruction.count;
     if (words * 4 > max_size) return 0;
-    std::memcpy(out, module.header.data(), module.header.size() * 4);
-    out += module.header.size() * 4;
-    for (const auto& instruction : module.instructions) {
-        std::memcpy(out, instruction.data(), instruction.size() * 4);
-        out += instruction.size() * 4;
+    std::memcpy(out, module.pool.data(), kHeaderWords * 4);
+    out += kHeaderWords * 4;
+    for (const Range& instruction : module.instructions) {
+        std::memcpy(out, module.pool.data() + instruction.first, instruction.count * 4);
+        out += instruction.count * 4;
     }
     return words * 4;
 }
 
 // The word index of the instruction's result id, 0 if it has none.
-size_t result_position(const std::vector<uint32_t>& instruction) {
+size_t result_position(std::span<const uint32_t> instruction) {
     const grammar::InstructionInfo* info = grammar::find_instruction(instruction[0] & 0xFFFFu);
     if (!info || !info->has_result) return 0;
     const size_t position = info->has_result_type ? 2 : 1;
@@ -65,11 +81,7 @@ size_t result_position(const std::vector<uint32_t>& instruction) {
 
 class Mutator {
   public:
-    Mutator(Module& module, unsigned int seed) : module_(module), random_(seed) {
-        for (const auto& instruction : module.instructions) {
-            if (const size_t at = result_position(instruction)) ids_.push_back(instruction[at]);
-        }
-    }
+    Mutator(Module& module, unsigned int seed) : module_(module), random_(seed) {}
 
     // One mutation; false if the one picked does not apply to this module. Weighted by how often
     // each alone left the corpus modules parseable (40%, 45%, 20-35%; the last four 9-12%).
@@ -87,16 +99,39 @@ class Mutator {
 
   private:
     size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random_); }
-    std::vector<uint32_t>& any_instruction() { return module_.instructions[pick(module_.instructions.size())]; }
-    static void set_word_count(std::vector<uint32_t>& instruction) {
-        instruction[0] = static_cast<uint32_t>(instruction.size()) << 16 | (instruction[0] & 0xFFFFu);
+    Range& any_instruction() { return module_.instructions[pick(module_.instructions.size())]; }
+    std::span<uint32_t> words(const Range& instruction) { return {module_.pool.data() + instruction.first, instruction.count}; }
+    uint32_t& bound() { return module_.pool[kBoundWord]; }
+    void set_word_count(const Range& instruction) {
+        uint32_t& first = module_.pool[instruction.first];
+        first = static_cast<uint32_t>(instruction.count) << 16 | (first & 0xFFFFu);
+    }
+    // The instruction's words again at the pool's end, with `extra` words of room after them.
+    Range rewrite(const Range& instruction, size_t extra) {
+        std::vector<uint32_t>& pool = module_.pool;
+        const Range copy{pool.size(), instruction.count + extra};
+        pool.resize(pool.size() + copy.count);
+        std::copy_n(pool.begin() + static_cast<ptrdiff_t>(instruction.first), instruction.count,
+                    pool.begin() + static_cast<ptrdiff_t>(copy.first));
+        return copy;
+    }
+
+    // The result ids the module defines, found the first time an operand wants one.
+    const std::vector<uint32_t>& ids() {
+        if (!ids_) {
+            ids_.emplace();
+            for (const Range& instruction : module_.instructions) {
+                if (const size_t at = result_position(words(instruction))) ids_->push_back(words(instruction)[at]);
+            }
+        }
+        return *ids_;
     }
 
     // Another defined id (types, values, functions: what a pass looks up), a small number (sizes,
     // enumerants, literal indices), a neighbour of the old value, or any word.
     uint32_t operand_value(uint32_t old) {
         switch (pick(4)) {
-            case 0: return ids_.empty() ? old : ids_[pick(ids_.size())];
+            case 0: return ids().empty() ? old : ids()[pick(ids().size())];
             case 1: return static_cast<uint32_t>(pick(17));
             case 2: return pick(2) ? old + 1 : old - 1;
             default: return static_cast<uint32_t>(random_());
@@ -104,9 +139,9 @@ class Mutator {
     }
 
     bool replace_operand() {
-        auto& instruction = any_instruction();
-        if (instruction.size() < 2) return false;
-        uint32_t& word = instruction[1 + pick(instruction.size() - 1)];
+        const Range& instruction = any_instruction();
+        if (instruction.count < 2) return false;
+        uint32_t& word = module_.pool[instruction.first + 1 + pick(instruction.count - 1)];
         word = operand_value(word);
         return true;
     }
@@ -122,13 +157,10 @@ class Mutator {
     bool copy_instruction() {
         auto& list = module_.instructions;
         const size_t original = pick(list.size());
-        std::vector<uint32_t> copy = list[original];
-        if (const size_t at = result_position(copy); at && pick(4) != 0) {
-            copy[at] = module_.header[kBoundWord]++;
-            ids_.push_back(copy[at]);
-        }
+        const Range copy = rewrite(list[original], 0);
+        if (const size_t at = result_position(words(copy)); at && pick(4) != 0) words(copy)[at] = bound()++;
         const size_t to = pick(4) != 0 ? original + 1 : pick(list.size() + 1);
-        list.insert(list.begin() + static_cast<ptrdiff_t>(to), std::move(copy));
+        list.insert(list.begin() + static_cast<ptrdiff_t>(to), copy);
         return true;
     }
 
@@ -136,24 +168,25 @@ class Mutator {
         auto& list = module_.instructions;
         if (list.size() < 2) return false;
         const size_t from = pick(list.size());
-        std::vector<uint32_t> moved = std::move(list[from]);
+        const Range moved = list[from];
         list.erase(list.begin() + static_cast<ptrdiff_t>(from));
-        list.insert(list.begin() + static_cast<ptrdiff_t>(pick(list.size() + 1)), std::move(moved));
+        list.insert(list.begin() + static_cast<ptrdiff_t>(pick(list.size() + 1)), moved);
         return true;
     }
 
     bool add_operand() {
-        auto& instruction = any_instruction();
-        if (instruction.size() >= 0xFFFFu) return false;
-        instruction.push_back(operand_value(0));
+        Range& instruction = any_instruction();
+        if (instruction.count >= 0xFFFFu) return false;
+        instruction = rewrite(instruction, 1);
+        words(instruction).back() = operand_value(0);
         set_word_count(instruction);
         return true;
     }
 
     bool remove_operand() {
-        auto& instruction = any_instruction();
-        if (instruction.size() < 2) return false;
-        instruction.pop_back();
+        Range& instruction = any_instruction();
+        if (instruction.count < 2) return false;
+        --instruction.count;
         set_word_count(instruction);
         return true;
     }
@@ -161,15 +194,15 @@ class Mutator {
     // An instruction takes the opcode of another in the module: the same words read as another
     // instruction (a type where a value was, a load where a store was).
     bool borrow_opcode() {
-        const uint32_t opcode = any_instruction()[0] & 0xFFFFu;
-        auto& instruction = any_instruction();
-        instruction[0] = (instruction[0] & 0xFFFF0000u) | opcode;
+        const uint32_t opcode = module_.pool[any_instruction().first] & 0xFFFFu;
+        uint32_t& first = module_.pool[any_instruction().first];
+        first = (first & 0xFFFF0000u) | opcode;
         return true;
     }
 
     Module& module_;
     std::minstd_rand random_;
-    std::vector<uint32_t> ids_;
+    std::optional<std::vector<uint32_t>> ids_;
 };
 
 }  // namespace
@@ -187,15 +220,16 @@ size_t mutate_module(uint8_t* data, size_t size, size_t max_size, unsigned int s
 size_t cross_over_modules(const uint8_t* a, size_t a_size, const uint8_t* b, size_t b_size, uint8_t* out, size_t max_out,
                           unsigned int seed) {
     std::optional<Module> into = split(a, a_size);
-    const std::optional<Module> from = split(b, b_size);
-    if (!into || !from) return 0;
+    if (!into) return 0;
+    const size_t b_header = into->pool.size();
+    std::vector<Range> source;
+    if (!load(b, b_size, *into, source)) return 0;
     std::minstd_rand random(seed);
-    const auto& source = from->instructions;
     const size_t first = random() % source.size();
     const size_t last = first + 1 + random() % (source.size() - first);
     into->instructions.insert(into->instructions.begin() + static_cast<ptrdiff_t>(random() % (into->instructions.size() + 1)),
                               source.begin() + static_cast<ptrdiff_t>(first), source.begin() + static_cast<ptrdiff_t>(last));
-    into->header[kBoundWord] = std::max(into->header[kBoundWord], from->header[kBoundWord]);
+    into->pool[kBoundWord] = std::max(into->pool[kBoundWord], into->pool[b_header + kBoundWord]);
     return join(*into, out, max_out);
 }
 
