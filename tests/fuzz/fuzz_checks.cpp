@@ -4,6 +4,7 @@
 
 #include "ir/parser.h"
 #include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
 
 namespace vkpolyfill::lowering::fuzz {
 
@@ -50,11 +51,16 @@ std::string parse_problem(std::span<const uint32_t> words) {
 }
 
 std::string lower_problem(std::span<const uint32_t> words, Pass pass) {
-    const Result result = lower(words, target_for(pass), Options{.module_name = "fuzz", .specialization = {}});
+    const Target target = target_for(pass);
+    const Result result = lower(words, target, Options{.module_name = "fuzz", .specialization = {}});
     if (!result.ok) return result.diagnostics.empty() ? "lower() failed without a diagnostic" : "";
     Diagnostics diagnostics;
-    if (ir::parse(result.words, diagnostics)) return "";
-    return "the lowered module does not parse: " + diagnostics.list()[0].message;
+    if (!ir::parse(result.words, diagnostics)) return "the lowered module does not parse: " + diagnostics.list()[0].message;
+    if (scan_emulated_capabilities(result.words) & target.emulate) return "the lowered module still declares what it emulates";
+    // spirv-val runs last and only on what lowered: it costs more than the lowering.
+    if (!result.changed || !validate(words, target.vulkan_version).empty()) return "";
+    const std::string problem = validate(result.words, target.vulkan_version);
+    return problem.empty() ? "" : "a valid module lowered into one spirv-val rejects: " + problem;
 }
 
 }  // namespace vkpolyfill::lowering::fuzz

@@ -18,7 +18,8 @@ inline constexpr Pass kPasses[] = {Pass::KhrCooperativeMatrix, Pass::NvCooperati
                                    Pass::LongComposites, Pass::ArmTensors};
 
 // lower() with a Target emulating `pass`'s capability fails with a diagnostic or returns a module
-// that parses.
+// that parses, declares none of the emulated capabilities and extensions, and that spirv-val accepts
+// whenever it accepts the input.
 std::string lower_problem(std::span<const uint32_t> words, Pass pass);
 
 }  // namespace vkpolyfill::lowering::fuzz
