@@ -131,6 +131,30 @@ TEST(LongCompositesMerge, AContinuationAfterAnotherInstructionIsAnError) {
               "OpTypeStructContinuedINTEL); here it opens its section");
 }
 
+// Folded into its head, a continuation that names the head would use the head's id where it is
+// defined (found by the lower_long_composites fuzz target: the lowered module did not parse).
+TEST(LongCompositesMerge, AContinuationThatNamesWhatItContinuesIsAnError) {
+    const std::string head = std::string(kLongCompositesHeader) + std::string(kEntryPoint) + R"(
+%2 = OpTypeVoid
+%3 = OpTypeFunction %2
+%4 = OpTypeInt 32 0
+)";
+    const Diagnostic type_error =
+        lowering_error(assemble(head + "%5 = OpTypeStruct %4 %4\nOpTypeStructContinuedINTEL %4 %5\n%1 = OpFunction %2 None %3\n"
+                                       "%6 = OpLabel\nOpReturn\nOpFunctionEnd\n"));
+    EXPECT_EQ(type_error.message,
+              "OpTypeStructContinuedINTEL names %5, the result of the instruction it continues: a struct or composite "
+              "cannot contain itself");
+    EXPECT_TRUE(type_error.instruction.starts_with("OpTypeStructContinuedINTEL %")) << type_error.instruction;
+
+    const Diagnostic construct_error = lowering_error(
+        assemble(head + "%5 = OpTypeStruct %4 %4 %4\n%7 = OpConstant %4 1\n%1 = OpFunction %2 None %3\n%6 = OpLabel\n"
+                        "%8 = OpCompositeConstruct %5 %7 %7\nOpCompositeConstructContinuedINTEL %8\nOpReturn\nOpFunctionEnd\n"));
+    EXPECT_EQ(construct_error.message,
+              "OpCompositeConstructContinuedINTEL names %8, the result of the instruction it continues: a struct or "
+              "composite cannot contain itself");
+}
+
 TEST(LongCompositesMerge, ACountThatDoesNotMatchTheTypeIsAnError) {
     const std::vector<uint32_t> words = modules::read_module("broken_count");
     const Diagnostic error = lowering_error(words);

@@ -40,6 +40,12 @@ class Merger {
                 list[kept++] = std::move(instruction);
             } else if (previous == head || previous == opcode) {
                 const auto operands = instruction->words().subspan(1);
+                // Every operand is an id; folded into the head, the head's own would be used where
+                // it is defined.
+                if (const uint32_t own = list[kept - 1]->result_id(); std::ranges::find(operands, own) != operands.end()) {
+                    report_self_reference(*instruction, own);
+                    return false;
+                }
                 tail_.insert(tail_.end(), operands.begin(), operands.end());
             } else {
                 report_misplaced(*instruction, head, previous);
@@ -72,6 +78,13 @@ class Merger {
             previous == 0 ? "here it opens its section" : std::format("here it follows {}", grammar::opcode_name(previous));
         diagnostics_.error(std::format("{0} must directly follow the {1} it continues (or another {0}); {2}",
                                        instruction.name(), grammar::opcode_name(head), where),
+                           instruction.source_offset(), short_text(instruction, module_));
+    }
+
+    void report_self_reference(const ir::Instruction& instruction, uint32_t head) {
+        diagnostics_.error(std::format("{} names %{}, the result of the instruction it continues: a struct or composite "
+                                       "cannot contain itself",
+                                       instruction.name(), head),
                            instruction.source_offset(), short_text(instruction, module_));
     }
 
