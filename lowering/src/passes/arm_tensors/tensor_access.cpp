@@ -77,6 +77,16 @@ std::optional<TensorAccess::Operands> TensorAccess::operands(const ir::Instructi
         report(std::format("Tensor Operands 0x{:x} are not valid on {}", mask & ~allowed, at.name()), at);
         return std::nullopt;
     }
+    // These three need the VulkanMemoryModel capability (SPV_ARM_tensors' table), and their memory
+    // operands would need it in the lowered module too; spirv-val does not check it on the tensor form.
+    const uint32_t memory_model_bits = spv::TensorOperandsNonPrivateElementARMMask | spv::TensorOperandsMakeElementAvailableARMMask |
+                                       spv::TensorOperandsMakeElementVisibleARMMask;
+    if ((mask & memory_model_bits) && !context_.module.has_capability(spv::CapabilityVulkanMemoryModel)) {
+        report(std::format("Tensor Operands 0x{:x} need the VulkanMemoryModel capability, which the module does not declare",
+                           mask & memory_model_bits),
+               at);
+        return std::nullopt;
+    }
     if ((mask & spv::TensorOperandsNontemporalARMMask) && context_.module.header.version >= kSpirv14) {
         memory_mask |= spv::MemoryAccessNontemporalMask;  // a hint; SPIR-V before 1.4 has no way to give it
     }
