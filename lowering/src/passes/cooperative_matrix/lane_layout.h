@@ -4,11 +4,14 @@
 //
 //  - A (M x K): every invocation holds the whole matrix, row-major: element e is (e / K, e % K). Its
 //    loads are uniform (one address for all lanes), which lavapipe turns into scalar loads.
-//  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = min(S, N) "column lanes";
-//    invocation l is column lane cl = l % Lc and holds columns cl, cl + Lc, cl + 2 Lc, ... When the
-//    subgroup is wider than the matrix (S > N), the G = S / Lc groups of invocations split an
-//    accumulator's rows (group g = l / Lc holds rows g, g + G, ...), while every group holds all K
-//    rows of B. Element e is row (g + (e / NL) * G), column (cl + (e % NL) * Lc), NL = N / Lc.
+//  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = min(S, N) "column lanes" in
+//    runs of NL = N / Lc neighbours; invocation l is column lane cl = l % Lc and holds columns cl NL,
+//    cl NL + 1, ..., cl NL + NL - 1. When the subgroup is wider than the matrix (S > N), the G = S / Lc
+//    groups of invocations split an accumulator's rows (group g = l / Lc holds rows g, g + G, ...),
+//    while every group holds all K rows of B. Element e is row (g + (e / NL) * G), column
+//    (cl * NL + e % NL). Neighbouring columns, rather than columns Lc apart, so that an invocation's
+//    16-bit B elements of a row come in pairs sharing a 32-bit word: one load for two where loads are
+//    per-invocation gathers (lavapipe; memory_access.cpp).
 //
 // A's layout does not depend on the N it will be multiplied with, which the type does not know.
 // The price is that with S > N an invocation picks its A rows by group at run time.
@@ -30,7 +33,7 @@ struct LaneLayout {
 
     // The matrix row and column of element `e` for column lane `cl` and row group `g`.
     uint32_t row(uint32_t e, uint32_t g) const { return g + (e / columns_per_lane) * row_groups; }
-    uint32_t column(uint32_t e, uint32_t cl) const { return cl + (e % columns_per_lane) * column_lanes; }
+    uint32_t column(uint32_t e, uint32_t cl) const { return cl * columns_per_lane + e % columns_per_lane; }
 };
 
 // nullopt when the shape cannot be spread evenly over `subgroup_size` invocations.

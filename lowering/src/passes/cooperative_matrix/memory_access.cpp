@@ -3,6 +3,8 @@
 #include <format>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
@@ -134,25 +136,41 @@ class AccessFunction {
             element_memory_operands(memory_operands_, access_->path().storage_class, access_->pointee_bytes());
 
         if (!is_store_ && !view_) {
-            function.finish(load_matrix(function, place, bound, stride, memory, false));
+            function.finish(load_matrix(function, place, bound, stride, memory, Read::Elements));
             return;
         }
         if (!is_store_) {
             // Whole words may reach past the end of a buffer whose size is not a multiple of four,
             // where robust access reads zeros: use them only when the matrix's last word is inside.
+            // Where an invocation's elements come in runs that fill whole words (row-major, the
+            // lane layout's runs of neighbouring columns), one load serves a word's elements when
+            // every row starts a word.
             const uint32_t u = state_.uint_type();
             const uint32_t bool_type = state_.types().get_type_bool();
+            const uint32_t per_word = state_.uint_constant(32 / matrix_->component.width);
             const uint32_t majors = column_major_ ? matrix_->columns : matrix_->rows;
             const uint32_t minors = column_major_ ? matrix_->rows : matrix_->columns;
-            const uint32_t last = b.add(spv::OpIAdd, u, {b.add(spv::OpIAdd, u, {bound.first, state_.uint_constant(view_->first_element + minors - 1)}),
+            const uint32_t start = b.add(spv::OpIAdd, u, {bound.first, state_.uint_constant(view_->first_element)});
+            const uint32_t last = b.add(spv::OpIAdd, u, {b.add(spv::OpIAdd, u, {start, state_.uint_constant(minors - 1)}),
                                                          b.add(spv::OpIMul, u, {state_.uint_constant(majors - 1), stride})});
-            const uint32_t last_word = b.add(spv::OpUDiv, u, {last, state_.uint_constant(32 / matrix_->component.width)});
+            const uint32_t last_word = b.add(spv::OpUDiv, u, {last, per_word});
             const uint32_t words = b.add(spv::OpArrayLength, u, {view_->variable, 0});
             const uint32_t fits = b.add(spv::OpULessThan, bool_type, {last_word, words});
+            const auto both = [&](uint32_t x, uint32_t y) { return b.add(spv::OpLogicalAnd, bool_type, {x, y}); };
+            const auto is_not = [&](uint32_t x) { return b.add(spv::OpLogicalNot, bool_type, {x}); };
+            std::vector<std::pair<uint32_t, Read>> reads;
+            if (reads_whole_words()) {
+                const uint32_t starts = b.add(spv::OpBitwiseOr, u, {start, stride});
+                const uint32_t aligned = b.add(spv::OpIEqual, bool_type, {b.add(spv::OpUMod, u, {starts, per_word}), state_.uint_constant(0)});
+                reads = {{both(fits, aligned), Read::WholeWords}, {both(fits, is_not(aligned)), Read::Words}};
+            } else {
+                reads = {{fits, Read::Words}};
+            }
+            reads.emplace_back(is_not(fits), Read::Elements);
             const uint32_t result = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
-            for (const bool through_words : {true, false}) {
-                function.begin_if(through_words ? fits : function.body().add(spv::OpLogicalNot, bool_type, {fits}));
-                const uint32_t matrix = load_matrix(function, place, bound, stride, memory, through_words);
+            for (const auto& [condition, read] : reads) {
+                function.begin_if(condition);
+                const uint32_t matrix = load_matrix(function, place, bound, stride, memory, read);
                 function.body().add(spv::OpStore, 0, {result, matrix});
                 function.end_if();
             }
@@ -170,19 +188,40 @@ class AccessFunction {
         function.finish(0);
     }
 
-    // Every element this invocation holds (unrolled in one block, or in a loop); `through_words`
-    // reads them via view_.
+    // How load_matrix reads: each element through the shader's own access chain, each through its
+    // word in view_, or each word once for the run of elements it holds (WholeWords: only where
+    // reads_whole_words(), and only when each run starts a word).
+    enum class Read { Elements, Words, WholeWords };
+
+    // Whether the elements an invocation holds come in runs of neighbours that can fill words: a
+    // row-major subgroup B or accumulator of narrow components whose lane layout gives each column
+    // lane a multiple of a word's components, its elements written out one by one.
+    bool reads_whole_words() const {
+        const uint32_t per_word = 32 / matrix_->component.width;
+        return per_word > 1 && !column_major_ && !matrix_->striped() && matrix_->layout.columns_per_lane % per_word == 0 &&
+               unrolls(state_, matrix_->length);
+    }
+
+    // Every element this invocation holds (unrolled in one block, or in a loop), read as `read` says.
     uint32_t load_matrix(ir::FunctionBuilder& function, const Placement& place, const ElementAccess::Bound& bound, uint32_t stride,
-                         std::span<const uint32_t> memory, bool through_words) {
+                         std::span<const uint32_t> memory, Read read) {
         addresses_.clear();  // what another block computed is not available here
         lines_.clear();
         access_->forget_loads();
         ir::Builder& b = function.body();
+        const uint32_t per_word = 32 / matrix_->component.width;
         Components components(state_, function, matrix_->lowered, matrix_->component.type, matrix_->length);
         repeat(state_, function, matrix_->length, [&](const Iteration& e) {
+            if (read == Read::WholeWords && *e.fixed % per_word != 0) return;  // read with the run's first
             const ElementAccess::Address address = element_address(b, e, place, bound, stride);
-            components.set(e, through_words ? load_through_word_view(state_, b, *view_, address.chain.back(), matrix_->component)
-                                            : access_->load(b, bound, address, memory));
+            const uint32_t index = address.chain.back();
+            if (read == Read::WholeWords) {
+                const std::vector<uint32_t> run = load_word_through_view(state_, b, *view_, index, matrix_->component);
+                for (uint32_t i = 0; i < per_word; ++i) components.set(Iteration{state_.uint_constant(*e.fixed + i), *e.fixed + i}, run[i]);
+                return;
+            }
+            components.set(e, read == Read::Words ? load_through_word_view(state_, b, *view_, index, matrix_->component)
+                                                  : access_->load(b, bound, address, memory));
         });
         return components.value();
     }

@@ -6,7 +6,7 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 
 Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& matrix) : state_(state), matrix_(matrix) {
     const uint32_t u = state.uint_type();
-    column_lane_ = row_group_ = state.uint_constant(0);
+    first_column_ = row_group_ = state.uint_constant(0);
     const bool striped = matrix.striped();
     const LaneLayout& layout = matrix.layout;
     if (striped) {
@@ -16,7 +16,9 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
     if (layout.column_lanes > 1 || layout.row_groups > 1) {
         const uint32_t lane = state.load_lane(b);
         const uint32_t lanes = state.uint_constant(layout.column_lanes);
-        if (layout.column_lanes > 1) column_lane_ = b.add(spv::OpUMod, u, {lane, lanes});
+        if (layout.column_lanes > 1) {
+            first_column_ = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {lane, lanes}), state.uint_constant(layout.columns_per_lane)});
+        }
         if (layout.row_groups > 1) row_group_ = b.add(spv::OpUDiv, u, {lane, lanes});
     }
     if (matrix.workgroup) {  // banded: which band this subgroup holds (A: all columns, B: all rows)
@@ -57,7 +59,7 @@ uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
         return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
     }
     uint32_t column = state_.uint_constant(matrix_.layout.column(e, 0));
-    if (matrix_.layout.column_lanes > 1) column = b.add(spv::OpIAdd, u, {column_lane_, column});
+    if (matrix_.layout.column_lanes > 1) column = b.add(spv::OpIAdd, u, {first_column_, column});
     return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
 }
 
@@ -79,9 +81,8 @@ uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
         const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
         return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
     }
-    const LaneLayout& layout = matrix_.layout;  // cl + (e % NL) * Lc
-    const uint32_t place = b.add(spv::OpUMod, u, {e, state_.uint_constant(layout.columns_per_lane)});
-    const uint32_t column = b.add(spv::OpIAdd, u, {column_lane_, b.add(spv::OpIMul, u, {place, state_.uint_constant(layout.column_lanes)})});
+    const LaneLayout& layout = matrix_.layout;  // cl * NL + e % NL
+    const uint32_t column = b.add(spv::OpIAdd, u, {first_column_, b.add(spv::OpUMod, u, {e, state_.uint_constant(layout.columns_per_lane)})});
     return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
 }
 

@@ -50,7 +50,7 @@ class Placement {
   private:
     LoweringState& state_;
     const MatrixType& matrix_;
-    uint32_t column_lane_ = 0;  // subgroup and band layouts
+    uint32_t first_column_ = 0;  // subgroup and band layouts: the column lane's first column
     uint32_t row_group_ = 0;
     uint32_t invocation_ = 0;   // striped: the invocation's index in the workgroup
     uint32_t band_row_ = 0;     // banded: the band's first row and column

@@ -135,9 +135,12 @@ class Reduction {
             const Iteration first = element(source_, line, Iteration{state_.uint_constant(0), 0}, columns);
             const uint32_t index = columns ? held.column(b_, first) : held.row(b_, first);
             const uint32_t across = columns ? held.row(b_, first) : held.column(b_, first);
+            // In its band, a row's partial goes to the holder's column lane (a lane holds runs of
+            // columns_per_lane columns), a column's to its row group.
             const uint32_t band_id = state_.uint_constant(band);
+            const uint32_t in_band = b_.add(spv::OpUMod, u, {across, band_id});
             const uint32_t slot = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {b_.add(spv::OpUDiv, u, {across, band_id}), state_.uint_constant(band_slots)}),
-                                                          b_.add(spv::OpUMod, u, {across, band_id})});
+                                                          columns ? in_band : b_.add(spv::OpUDiv, u, {in_band, state_.uint_constant(layout.columns_per_lane)})});
             const uint32_t at = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}), slot});
             b_.add(spv::OpStore, 0, {scratch_.element_pointer(b_, type, at, area, source_.workgroup), value});
         });

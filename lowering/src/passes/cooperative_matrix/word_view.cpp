@@ -82,19 +82,41 @@ std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span
     return WordView{*view, *offset / (element->word(2) / 8)};
 }
 
+namespace {
+
+// The word holding element `index` of the shader's array, and the element's index in the buffer.
+uint32_t load_word(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index, const ComponentInfo& component,
+                   uint32_t& element) {
+    const uint32_t u = state.uint_type();
+    element = b.add(spv::OpIAdd, u, {index, state.uint_constant(view.first_element)});
+    const uint32_t word = b.add(spv::OpUDiv, u, {element, state.uint_constant(32 / component.width)});
+    const uint32_t pointer = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassStorageBuffer, u),
+                                   {view.variable, state.uint_constant(0), word});
+    return b.add(spv::OpLoad, u, {pointer});
+}
+
+}  // namespace
+
 uint32_t load_through_word_view(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,
                                 const ComponentInfo& component) {
-    ir::TypeManager& types = state.types();
     const uint32_t u = state.uint_type();
-    const uint32_t per_word = 32 / component.width;
-    const uint32_t element = b.add(spv::OpIAdd, u, {index, state.uint_constant(view.first_element)});
-    const uint32_t word = b.add(spv::OpUDiv, u, {element, state.uint_constant(per_word)});
-    const uint32_t shift = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {element, state.uint_constant(per_word)}),
+    uint32_t element = 0;
+    const uint32_t word = load_word(state, b, view, index, component, element);
+    const uint32_t shift = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {element, state.uint_constant(32 / component.width)}),
                                                   state.uint_constant(component.width)});
-    const uint32_t pointer = b.add(spv::OpAccessChain, types.get_type_pointer(spv::StorageClassStorageBuffer, u),
-                                   {view.variable, state.uint_constant(0), word});
-    const uint32_t bits = b.add(spv::OpShiftRightLogical, u, {b.add(spv::OpLoad, u, {pointer}), shift});
-    return component_from_bits(state, b, bits, component);
+    return component_from_bits(state, b, b.add(spv::OpShiftRightLogical, u, {word, shift}), component);
+}
+
+std::vector<uint32_t> load_word_through_view(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,
+                                             const ComponentInfo& component) {
+    uint32_t element = 0;
+    const uint32_t word = load_word(state, b, view, index, component, element);
+    std::vector<uint32_t> components;
+    for (uint32_t shift = 0; shift < 32; shift += component.width) {
+        const uint32_t bits = shift ? b.add(spv::OpShiftRightLogical, state.uint_type(), {word, state.uint_constant(shift)}) : word;
+        components.push_back(component_from_bits(state, b, bits, component));
+    }
+    return components;
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

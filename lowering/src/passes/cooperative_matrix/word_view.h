@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "passes/cooperative_matrix/lowering_state.h"
 
@@ -31,5 +32,10 @@ std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span
 // The component at element index `index` (a uint id) of the shader's array, read through `view`.
 uint32_t load_through_word_view(LoweringState& state, ir::Builder& builder, const WordView& view, uint32_t index,
                                 const ComponentInfo& component);
+
+// The 32 / width components of the word whose first component is element `index` (a uint id; the
+// caller knows that index + first_element is a multiple of 32 / width), in element order: one load.
+std::vector<uint32_t> load_word_through_view(LoweringState& state, ir::Builder& builder, const WordView& view, uint32_t index,
+                                             const ComponentInfo& component);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
