@@ -18,6 +18,9 @@ layout(constant_id = 6) const bool RESULT_SIGNED = false;  // MatrixResultSigned
 layout(constant_id = 7) const uint LENGTH_A = 1;  // M * K
 layout(constant_id = 8) const uint LENGTH_B = 1;  // K * NL
 layout(constant_id = 9) const uint LENGTH_C = 1;  // ROWS * NL
+// The float kernel's K steps per call, from k_first: K (one call) unless the lowering calls it in a
+// loop over K because the unrolled steps would be too much code for the driver (multiply_add.cpp).
+layout(constant_id = 10) const uint K_STEPS = 1;
 
 // Sums in k order with fused multiply-adds: one rounding per step, as a hardware dot product would.
 // Register-blocked over ROW_BLOCK rows: each B element is fetched once per block of rows and each
@@ -26,9 +29,10 @@ layout(constant_id = 9) const uint LENGTH_C = 1;  // ROWS * NL
 // (each element is read before it is written).
 const uint ROW_BLOCK = 4;
 
-void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group) {
+void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group, uint k_first) {
     [[unroll]] for (uint u0 = 0; u0 < ROWS; u0 += ROW_BLOCK) {
-        [[unroll]] for (uint k = 0; k < K; ++k) {
+        [[unroll]] for (uint step = 0; step < K_STEPS; ++step) {
+            const uint k = k_first + step;
             float a_block[ROW_BLOCK];
             [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
                 a_block[i] = u0 + i < ROWS ? a[(group + (u0 + i) * G) * K + k] : 0.0;
@@ -69,7 +73,7 @@ void coopmat_muladd_int(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C],
 // Calls keep the kernels alive through the optimizer's dead-function elimination; never run.
 void main() {
     float fa[LENGTH_A], fb[LENGTH_B], fc[LENGTH_C];
-    coopmat_muladd_float(fa, fb, fc, 0);
+    coopmat_muladd_float(fa, fb, fc, 0, 0);
     int ia[LENGTH_A], ib[LENGTH_B], ic[LENGTH_C];
     coopmat_muladd_int(ia, ib, ic, 0);
 }

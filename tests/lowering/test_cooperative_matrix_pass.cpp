@@ -132,6 +132,28 @@ TEST(CooperativeMatrixPass, RowReductionsShareTheirTotalsWhereUniformLoadsArePer
     EXPECT_GT(barriers_when_lowered("attention_coopmat2.comp.spv", 8, false), scalar);
 }
 
+// The loops the driver is asked to keep (OpLoopMerge with DontUnroll) in the attention kernel
+// (shaders/bench/attention_coopmat2.comp, one subgroup of 8) with head dimension `head` and blocks of
+// `block` keys, lowered for lavapipe or (`simd_lanes` false) a GPU, checked valid.
+size_t kept_loops_when_lowered(uint32_t head, uint32_t block, bool simd_lanes) {
+    const Result result = lowered_corpus_module("attention_coopmat2.comp.spv", {8, 256, head, block}, emulating_coopmat(8, simd_lanes));
+    EXPECT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    return std::ranges::count_if(read_facts(result.words).code, [](const CodeInstruction& i) {
+        return (i.words[0] & 0xffffu) == spv::OpLoopMerge && (i.words[3] & spv::LoopControlDontUnrollMask) != 0;
+    });
+}
+
+// Head dimension 64 and blocks of 256 keys: both multiply-adds (16x64 by 64x256, 16x256 by 256x64)
+// take 32768 products an invocation; on lavapipe the kernel is called in a kept loop over chunks of
+// K instead of being unrolled over all of K (multiply_add.cpp). A GPU, and the benchmark's default
+// (head 16, blocks of 32: 1024 products), get one call.
+TEST(CooperativeMatrixPass, LongMultiplyAddsLoopOverKOnSimdLanes) {
+    EXPECT_EQ(kept_loops_when_lowered(64, 256, true), 2u);
+    EXPECT_EQ(kept_loops_when_lowered(64, 256, false), 0u);
+    EXPECT_EQ(kept_loops_when_lowered(16, 32, true), 0u);
+}
+
 // Whether an M x N accumulator spreads evenly over a subgroup, as lane_layout.h describes it: the
 // columns dealt to min(S, N) lanes, the rows split between the S / lanes groups.
 bool accumulator_fits(uint32_t rows, uint32_t columns, uint32_t subgroup_size) {

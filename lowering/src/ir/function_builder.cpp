@@ -53,7 +53,7 @@ void FunctionBuilder::end_if() {
     start_block(merge_label);
 }
 
-uint32_t FunctionBuilder::begin_loop(uint32_t count) {
+uint32_t FunctionBuilder::begin_loop(uint32_t count, uint32_t loop_control) {
     const uint32_t u = types_.get_type_int(32, false);
     Loop loop{add_variable(types_.get_type_pointer(spv::StorageClassFunction, u)), 0, module_.take_next_id(),
               module_.take_next_id(), module_.take_next_id()};
@@ -63,7 +63,7 @@ uint32_t FunctionBuilder::begin_loop(uint32_t count) {
     start_block(loop.header);
     loop.index = builder_->add(spv::OpLoad, u, {loop.counter});
     const uint32_t more = builder_->add(spv::OpULessThan, types_.get_type_bool(), {loop.index, count});
-    builder_->add(spv::OpLoopMerge, 0, {loop.merge, loop.continue_label, spv::LoopControlMaskNone});
+    builder_->add(spv::OpLoopMerge, 0, {loop.merge, loop.continue_label, loop_control});
     builder_->add(spv::OpBranchConditional, 0, {more, body, loop.merge});
     start_block(body);
     loops_.push_back(loop);

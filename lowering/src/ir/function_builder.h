@@ -31,8 +31,9 @@ class FunctionBuilder {
 
     // Structured `for (i = 0; i < count; ++i) { ... }` with `count` a uint id: returns i (a uint id)
     // for the body added between the two calls. A loop keeps code that would be the same for every
-    // i once, where unrolling it would multiply what the driver compiles.
-    uint32_t begin_loop(uint32_t count);
+    // i once, where unrolling it would multiply what the driver compiles. `loop_control` is the
+    // OpLoopMerge's Loop Control (DontUnroll asks the driver to keep the loop too).
+    uint32_t begin_loop(uint32_t count, uint32_t loop_control = spv::LoopControlMaskNone);
     void end_loop();
 
     // Ends the current block with OpReturnValue `value` (OpReturn when 0) and adds the function to

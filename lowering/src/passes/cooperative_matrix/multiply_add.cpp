@@ -23,6 +23,15 @@ namespace {
 // performance).
 constexpr uint32_t kStepsBetweenBarriers = 4;
 
+// The most products one call of the float kernel writes out (the driver unrolls its loops) where
+// invocations are SIMD lanes of a CPU thread; a multiply-add with more calls the kernel in a loop over
+// chunks of K that the driver keeps (k_steps below). The attention benchmark with head dimension 64
+// and blocks of 256 keys (two multiply-adds of 32768 products an invocation) took lavapipe 26 7-11
+// minutes to compile with all of K unrolled, and 29 s of CPU in chunks; blocks of 128 37 -> 13 s (on
+// lavapipe 25 60 -> 13 s). Its per-element code was not the cause (all of it looped: 31 s). The GEMM
+// kernels' multiply-adds (4096 products at most) and the default attention's (1024) stay one call.
+constexpr uint32_t kUnrolledProducts = 4096;
+
 class MultiplyAdd {
   public:
     MultiplyAdd(LoweringState& state, Scratch& scratch, const ir::Instruction& instruction)
@@ -200,7 +209,8 @@ class MultiplyAdd {
             uint_value(0, ka_->rows),         uint_value(1, ka_->columns),     uint_value(2, c.columns_per_lane),
             uint_value(3, c.row_groups),      uint_value(4, c.rows_per_lane),  uint_value(5, saturating() ? 1 : 0),
             uint_value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
-            uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length)};
+            uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length),
+            uint_value(10, k_steps())};
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
@@ -209,6 +219,18 @@ class MultiplyAdd {
                                                               values, state_.context.diagnostics);
         if (kernel) state_.remember_function(std::move(key), kernel);
         return kernel;
+    }
+
+    // The K steps one call of the kernel takes: all of K, or on a SIMD-lane target (where the
+    // driver compiles the unrolled kernel as one long block) the largest divisor of K that keeps a
+    // call within kUnrolledProducts. The integer kernel always takes all of K: its saturating add of
+    // C comes after the whole sum.
+    uint32_t k_steps() const {
+        const uint32_t k = ka_->columns;
+        if (!is_float_ || !state_.context.target.simd_lane_invocations) return k;
+        uint32_t steps = k;
+        while (steps > 1 && (k % steps != 0 || uint64_t{c_->length} * steps > kUnrolledProducts)) --steps;
+        return steps;
     }
 
     // A 32-bit component for the kernel: floats converted, integers sign- or zero-extended as the
@@ -256,9 +278,27 @@ class MultiplyAdd {
                                             has(spv::CooperativeMatrixOperandsMatrixCSignedComponentsKHRMask));
         ir::Builder& body = function.body();
         const Placement place(state_, body, *c_);
-        const uint32_t group = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type()));
+        const uint32_t uint_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type());
+        const uint32_t group = function.add_variable(uint_pointer);
         body.add(spv::OpStore, 0, {group, place.row_group()});
-        body.add(spv::OpFunctionCall, state_.types().get_type_void(), {kernel, a, b, c, group});
+        const uint32_t void_type = state_.types().get_type_void();
+        if (!is_float_) {
+            body.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group});
+        } else {
+            // The kernel takes K_STEPS steps from k_first: one call, or a loop the driver keeps.
+            const uint32_t steps = k_steps(), k = ka_->columns;
+            const uint32_t k_first = function.add_variable(uint_pointer);
+            if (steps == k) {
+                body.add(spv::OpStore, 0, {k_first, state_.uint_constant(0)});
+                body.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group, k_first});
+            } else {
+                const uint32_t chunk = function.begin_loop(state_.uint_constant(k / steps), spv::LoopControlDontUnrollMask);
+                ir::Builder& loop = function.body();
+                loop.add(spv::OpStore, 0, {k_first, loop.add(spv::OpIMul, state_.uint_type(), {chunk, state_.uint_constant(steps)})});
+                loop.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group, k_first});
+                function.end_loop();
+            }
+        }
         const uint32_t wide_array = state_.types().get_type_array(wide_type(), state_.uint_constant(c_->length));
         Components sums(state_, function, wide_array, wide_type(), c_->length, body.add(spv::OpLoad, wide_array, {c}));
         Components components(state_, function, r_->lowered, r_->component.type, r_->length);
