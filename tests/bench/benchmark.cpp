@@ -110,8 +110,8 @@ void measure_creation(const Options& o, Results& r) {
         out.unavailable = device == nullptr ? no_layer : kernel_unavailable(*device, config);
         if (out.measured()) timed.push_back({device, &out, std::make_unique<CreationTimer>(*device, config)});
     };
-    add(&native, o.scalar, r.scalar_without_layer);
-    add(layered.get(), o.scalar, r.scalar_with_layer);
+    add(&native, o.scalar.front(), r.scalar_without_layer);
+    add(layered.get(), o.scalar.front(), r.scalar_with_layer);
     for (size_t v = 0; v < o.coopmat.size(); ++v) {
         add(&native, o.coopmat[v], r.coopmat_creation[v].native);
         add(layered.get(), o.coopmat[v], r.coopmat_creation[v].emulated);
@@ -122,6 +122,17 @@ void measure_creation(const Options& o, Results& r) {
     for (const Timed& t : timed) {
         if (t.out->measured()) t.out->times = t.timer->times();
     }
+}
+
+// The index of the measured run that took least time (process CPU time on a CPU device, where it is
+// the work done); 0 when none was measured.
+size_t fastest(const std::vector<GemmMeasurement>& runs, bool cpu_device) {
+    const auto time = [cpu_device](const GemmMeasurement& m) { return cpu_device ? m.run.cpu_ms.median : m.median_ms(); };
+    size_t best = 0;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].measured() && (!runs[best].measured() || time(runs[i]) < time(runs[best]))) best = i;
+    }
+    return best;
 }
 
 // Every GEMM at each size: (a) on the device through the layer, (b) and (c) on the driver's own. All
@@ -170,7 +181,9 @@ void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Resu
             if (emulated) prepare(*emulated, o.coopmat[v], *emulated_buffers, s.coopmat[v].emulated);
             if (!no_layer.empty()) s.coopmat[v].emulated.unavailable = no_layer;
         }
-        if (native && o.measure.scalar) prepare(*native, o.scalar, *native_buffers, s.scalar);
+        if (native && o.measure.scalar) {
+            for (size_t v = 0; v < o.scalar.size(); ++v) prepare(*native, o.scalar[v], *native_buffers, s.scalars[v]);
+        }
         progress("timing " + s.shape.name() + ": " + std::to_string(o.reps) + " rounds of " + std::to_string(timed.size()) + " kernels");
         std::vector<Contender> contenders;
         for (Timed& t : timed) contenders.push_back(contender(*t.device, *t.out, [&t] { t.run->time_once(); }));
@@ -178,6 +191,7 @@ void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Resu
         for (const Timed& t : timed) {
             if (t.out->measured()) t.out->run = t.run->result();
         }
+        s.fastest_scalar = fastest(s.scalars, r.cpu_device);
     }
 }
 
@@ -189,7 +203,8 @@ double GemmMeasurement::median_ms() const {
 
 bool Results::all_verified() const {
     for (const SizeResults& s : sizes) {
-        std::vector<const GemmMeasurement*> all{&s.scalar};
+        std::vector<const GemmMeasurement*> all;
+        for (const GemmMeasurement& m : s.scalars) all.push_back(&m);
         for (const CoopmatGemm& c : s.coopmat) all.insert(all.end(), {&c.emulated, &c.native});
         for (const GemmMeasurement* m : all) {
             if (m->measured() && !m->run.verification.ok()) return false;
@@ -210,7 +225,8 @@ Results run_benchmark(const Options& o) {
     for (const uint32_t size : o.sizes) {
         const GemmShape shape{size, size, size};
         inputs.push_back(make_inputs(shape, kSeed + size));
-        r.sizes.push_back({shape, std::vector<CoopmatGemm>(o.coopmat.size(), {skipped, skipped}), skipped});
+        r.sizes.push_back({shape, std::vector<CoopmatGemm>(o.coopmat.size(), {skipped, skipped}),
+                           std::vector<GemmMeasurement>(o.scalar.size(), skipped)});
     }
     r.scalar_without_layer = r.scalar_with_layer = creation_skipped;
     r.coopmat_creation.assign(o.coopmat.size(), {creation_skipped, creation_skipped});

@@ -24,8 +24,10 @@ struct CoopmatGemm {
 
 struct SizeResults {
     GemmShape shape;
-    std::vector<CoopmatGemm> coopmat;  // in the order of Options::coopmat
-    GemmMeasurement scalar;            // (c)
+    std::vector<CoopmatGemm> coopmat;      // in the order of Options::coopmat
+    std::vector<GemmMeasurement> scalars;  // in the order of Options::scalar
+    size_t fastest_scalar = 0;             // by CPU time on a CPU device, else by median_ms()
+    const GemmMeasurement& scalar() const { return scalars[fastest_scalar]; }  // (c)
 };
 
 struct CreationMeasurement {

@@ -56,6 +56,16 @@ KernelConfig default_config(Kernel kernel) {
     return {kernel, {{"tm", 8}, {"tn", 8}, {"tk", 8}, {"wm", 4}, {"wn", 4}, {"sgm", 2}, {"sgn", 2}, {"bk", 16}, {"stage", 1}}};
 }
 
+std::vector<KernelConfig> scalar_tunings(std::string_view driver) {
+    KernelConfig zen5 = default_config(Kernel::Scalar), xeon = zen5;
+    if (driver == "plain") zen5.override_with("rm=8,rn=16,sgm=1,sgn=1,bk=8,bsel=0");  // lavapipe 25 has no uniform loads
+    // Lavapipe 26 on an Intel Xeon (AVX-512; 2026-11-26, process CPU ms at 1024^3): the Zen 5 tuning
+    // 200-227, this one 101-154, rm=16 rn=8 with one subgroup 97-146, rm=8 rn=16 159-195; on lavapipe
+    // 25 there it ties with lavapipe 25's own (424-427 against 419).
+    xeon.override_with("rm=16,rn=8,sgm=1,sgn=2,bk=8,bsel=0");
+    return {zen5, xeon};
+}
+
 KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk) {
     KernelConfig config = default_config(Kernel::Coopmat);
     config.override_with("tm=" + std::to_string(tm) + ",tn=" + std::to_string(tn) + ",tk=" + std::to_string(tk));

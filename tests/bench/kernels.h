@@ -39,8 +39,10 @@ KernelConfig flexible_coopmat_config();
 // large, medium and small mul_mm tiles), so the workgroup kernel's BM and BN are at most M and N;
 // the other kernels are returned as they are.
 KernelConfig fitted(KernelConfig config, uint32_t m, uint32_t n);
-// The scalar kernel tuned on lavapipe 25 (the plain driver), as overrides of the default.
-inline constexpr char kScalarOnLavapipe25[] = "rm=8,rn=16,sgm=1,sgn=1,bk=8,bsel=0";
+// The scalar kernel's tunings for `driver` (native | plain | system). Its best tiling depends on the
+// driver and on the CPU (gemm_scalar.comp has the sweeps), so the benchmark measures every tuning and
+// takes the fastest at each size as its baseline: the first is the driver's tuning on an AMD Zen 5.
+std::vector<KernelConfig> scalar_tunings(std::string_view driver);
 // The workgroup kernel there: its A and B are striped and staged through shared memory (per-invocation
 // uniform loads, Target::scalar_uniform_loads), so the widest tile amortizes the staging best. Process
 // CPU ms at 1024^3 / 2048^3 (2026-11-23, load 5): 256x256x16 / 128 invocations 187-200 / 1394,

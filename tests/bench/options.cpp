@@ -23,15 +23,16 @@ const char kUsage[] =
     "                          khr: gemm_coopmat.comp at a VK_KHR_cooperative_matrix shape; workgroup:\n"
     "                          gemm_coopmat2.comp, workgroup scope; flexible: gemm_coopmat.comp at a\n"
     "                          subgroup-scope shape only VK_NV_cooperative_matrix2 allows\n"
-    "  --scalar k=v[,k=v...]   scalar kernel parameters (see shaders/bench/gemm_scalar.comp); the\n"
-    "                          defaults are tuned for lavapipe 26, with --driver plain for lavapipe 25\n"
+    "  --scalar k=v[,k=v...]   scalar kernel parameters (see shaders/bench/gemm_scalar.comp), on top of\n"
+    "                          the driver's first tuning; by default every tuning of the driver is measured\n"
+    "                          and (c) is the fastest at each size (tests/bench/kernels.cpp)\n"
     "  --coopmat k=v[,k=v...]  khr kernel parameters (see shaders/bench/gemm_coopmat.comp); both\n"
     "                          stage=1 (A/B via shared memory) and stage=0 are measured unless set;\n"
     "                          the shape (tm,tn,tk) picks the other defaults (tests/bench/kernels.cpp)\n"
     "  --coopmat2 k=v[,k=v...] workgroup kernel parameters (see shaders/bench/gemm_coopmat2.comp; defaults per\n"
     "                          driver in tests/bench/kernels.*; BM and BN at most the size)\n"
     "  --flexible k=v[,k=v...] flexible kernel parameters (gemm_coopmat.comp's; defaults per driver as above)\n"
-    "                          --coopmat2 and --flexible take alternatives separated by ';', each measured in\n"
+    "                          --scalar, --coopmat2 and --flexible take alternatives separated by ';', each measured in\n"
     "                          this process (repeated flags cross them: \"bm=128;bm=256\" x \"bk=16;bk=32\")\n"
     "  --json PATH             also write every figure as JSON\n";
 
@@ -122,8 +123,8 @@ Options parse_options(int argc, char** argv, bool& help) {
             throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
         }
     }
-    if (o.driver == "plain") o.scalar.override_with(kScalarOnLavapipe25);
-    for (const std::string& assignments : scalar_overrides) o.scalar.override_with(assignments);
+    const std::vector<KernelConfig> tunings = scalar_tunings(o.driver);
+    o.scalar = scalar_overrides.empty() ? tunings : variants(tunings.front(), scalar_overrides);
 
     const auto configured = [](KernelConfig config, const std::vector<std::string>& overrides) {
         for (const std::string& assignments : overrides) config.override_with(assignments);

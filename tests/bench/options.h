@@ -24,7 +24,8 @@ struct Options {
     std::string driver = "native";  // native | plain | system (leave VK_DRIVER_FILES alone)
     std::string json_path;
     Measurements measure;
-    KernelConfig scalar = default_config(Kernel::Scalar);
+    // (c)'s candidates, each measured: the fastest at a size is the baseline (scalar_tunings).
+    std::vector<KernelConfig> scalar;
     // The cooperative-matrix kernels: the KHR shader with A/B staged through shared memory and
     // loaded from the buffers, the workgroup-scope coopmat2 shader, the flexible-dimension variant.
     std::vector<KernelConfig> coopmat;

@@ -67,8 +67,8 @@ std::string format(const char* pattern, double value) {
 // KHR-shape variant's emulated run), for the coopmat2 variants.
 template <typename Ratio>
 std::string ratio_cells(const SizeResults& s, const CoopmatGemm& c, const GemmMeasurement* khr, Ratio ratio) {
-    return format("%.3f", ratio(c.emulated, c.native)) + " | " + format("%.3f", ratio(c.emulated, s.scalar)) + " | " +
-           format("%.3f", ratio(c.native, s.scalar)) + " | " +
+    return format("%.3f", ratio(c.emulated, c.native)) + " | " + format("%.3f", ratio(c.emulated, s.scalar())) + " | " +
+           format("%.3f", ratio(c.native, s.scalar())) + " | " +
            format("%.3f", khr != nullptr ? ratio(c.emulated, *khr) : kNone);
 }
 
@@ -104,7 +104,12 @@ void gemm_table(std::string& out, const Results& r) {
             gemm_row(out, r, s.shape, "(a) " + label + ", layer emulation", s.coopmat[v].emulated);
             gemm_row(out, r, s.shape, "(b) " + label + ", driver", s.coopmat[v].native);
         }
-        gemm_row(out, r, s.shape, "(c) scalar, driver", s.scalar);
+        for (size_t v = 0; v < s.scalars.size(); ++v) {
+            const bool baseline = v == s.fastest_scalar;
+            gemm_row(out, r, s.shape, std::string(baseline ? "(c) " : "") + "scalar [" + r.options.scalar[v].describe() + "], driver" +
+                                          (baseline && s.scalars.size() > 1 ? ", the fastest tuning" : ""),
+                     s.scalars[v]);
+        }
     }
 }
 
@@ -216,7 +221,9 @@ std::string markdown_report(const Results& r) {
            "through the shared caches and cores, less than it does the times). " +
            "Machine load average: " + r.load_before + " at the start, " + r.load_after + " at the end. " +
            "MESA_SHADER_CACHE_DISABLE=" + r.mesa_shader_cache_disable + " (Mesa drivers then compile every pipeline).\n";
-    out += "Kernels: scalar " + r.options.scalar.describe() + "; coopmat";
+    out += "Kernels: scalar";
+    for (const KernelConfig& c : r.options.scalar) out += " [" + c.describe() + "]";
+    out += " (each measured; (c) is the fastest at each size, by " + std::string(r.cpu_device ? "CPU" : "median") + " time); coopmat";
     for (const KernelConfig& c : r.options.coopmat) out += " [" + c.describe() + "]";
     out += ".\n\n";
     gemm_table(out, r);
@@ -234,7 +241,6 @@ std::string json_report(const Results& r) {
     j.key("mesa_shader_cache_disable").value(r.mesa_shader_cache_disable);
     j.key("reps").value(static_cast<double>(r.options.reps));
     j.key("creation_reps").value(static_cast<double>(r.options.creation_reps));
-    j.key("scalar_kernel").value(r.options.scalar.describe());
     j.key("coopmat_kernels").begin_array();
     for (const KernelConfig& c : r.options.coopmat) j.value(c.describe());
     j.end_array();
@@ -249,18 +255,27 @@ std::string json_report(const Results& r) {
             json_gemm(j, "emulated", s.shape, c.emulated);
             json_gemm(j, "native", s.shape, c.native);
             j.key("speed_ratio_emulated_vs_native").value(speed_ratio(c.emulated, c.native));
-            j.key("speed_ratio_emulated_vs_scalar").value(speed_ratio(c.emulated, s.scalar));
-            j.key("speed_ratio_native_vs_scalar").value(speed_ratio(c.native, s.scalar));
+            j.key("speed_ratio_emulated_vs_scalar").value(speed_ratio(c.emulated, s.scalar()));
+            j.key("speed_ratio_native_vs_scalar").value(speed_ratio(c.native, s.scalar()));
             j.key("cpu_time_ratio_emulated_vs_native").value(cpu_ratio(r, c.emulated, c.native));
-            j.key("cpu_time_ratio_emulated_vs_scalar").value(cpu_ratio(r, c.emulated, s.scalar));
-            j.key("cpu_time_ratio_native_vs_scalar").value(cpu_ratio(r, c.native, s.scalar));
+            j.key("cpu_time_ratio_emulated_vs_scalar").value(cpu_ratio(r, c.emulated, s.scalar()));
+            j.key("cpu_time_ratio_native_vs_scalar").value(cpu_ratio(r, c.native, s.scalar()));
             const GemmMeasurement* khr = khr_baseline(r, s, v);
             j.key("speed_ratio_emulated_vs_fastest_khr_emulated").value(khr ? speed_ratio(c.emulated, *khr) : kNone);
             j.key("cpu_time_ratio_emulated_vs_fastest_khr_emulated").value(khr ? cpu_ratio(r, c.emulated, *khr) : kNone);
             j.end_object();
         }
         j.end_array();
-        json_gemm(j, "scalar", s.shape, s.scalar);
+        // "scalar" is (c), the fastest of "scalar_tunings".
+        json_gemm(j, "scalar", s.shape, s.scalar());
+        j.key("scalar_kernel").value(r.options.scalar[s.fastest_scalar].describe());
+        j.key("scalar_tunings").begin_array();
+        for (size_t v = 0; v < s.scalars.size(); ++v) {
+            j.begin_object().key("kernel").value(r.options.scalar[v].describe());
+            json_gemm(j, "run", s.shape, s.scalars[v]);
+            j.end_object();
+        }
+        j.end_array();
         j.end_object();
     }
     j.end_array();
