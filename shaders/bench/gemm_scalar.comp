@@ -36,7 +36,9 @@
 //     RM=16 RN=8: 300 ms; RM=8 RN=8 SG_N=2 BK=16: 301 ms
 //   no shared memory, B read per invocation as packed pairs, RM=8 RN=8      310 ms
 //   B_SELECT, the lavapipe 26 configuration                                 (512^3: 109 ms)
-// tests/bench/kernels.cpp holds both configurations; --driver plain picks the second.
+// Intel Xeon (AVX-512), lavapipe 26, 1024^3: this configuration 123-193 ms, RM=16 RN=8 SG_N=2 not
+// B_SELECT 95-148 (2026-11-26). tests/bench/kernels.cpp (scalar_tunings) holds the tunings of each
+// driver; the benchmark measures them all and compares with the fastest.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
 
