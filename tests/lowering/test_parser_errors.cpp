@@ -118,6 +118,19 @@ TEST(ParserErrors, Ids) {
     expect_error(words, "%2 is defined twice", type_int);
 }
 
+// Passes expand vectors into their components: a count SPIR-V does not have is refused (a fuzzed vector
+// of 711 million components once made a pass unroll them all).
+TEST(ParserErrors, VectorSizes) {
+    const std::string head = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeFloat 32\n";
+    for (const uint32_t count : {2u, 3u, 4u, 8u, 16u}) {
+        EXPECT_TRUE(parse(assemble(head + "%2 = OpTypeVector %1 " + std::to_string(count) + "\n")).ok) << count;
+    }
+    for (const uint32_t count : {0u, 1u, 5u, 711725903u}) {
+        expect_error(assemble(head + "%2 = OpTypeVector %1 " + std::to_string(count) + "\n"),
+                     "a vector of " + std::to_string(count) + " components (SPIR-V allows 2, 3, 4, 8 and 16)");
+    }
+}
+
 TEST(ParserErrors, Layout) {
     const std::string_view header = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n";
     expect_error(assemble("OpMemoryModel Logical GLSL450\nOpCapability Shader\n"),

@@ -145,12 +145,13 @@ TEST(TileImagePass, AVariableWithoutLocationIsReportedNotGuessed) {
 }
 
 // Reads spirv-val rejects but an application may pass unvalidated: each is reported, naming the read,
-// before anything is rewritten (a vector of billions of components once exhausted memory).
+// before anything is rewritten (a vector of billions of components once exhausted memory; the parser
+// now rejects such a vector, and the pass a vector of 8).
 TEST(TileImagePass, AMalformedReadIsReportedNotLowered) {
     const struct {
         std::string_view from, to, why;
     } cases[] = {
-        {"%v2float = OpTypeVector %float 2", "%v2float = OpTypeVector %float 4000000000", "vector of 2 to 4 numbers"},
+        {"%v2float = OpTypeVector %float 2", "%v2float = OpTypeVector %float 8", "vector of 2 to 4 numbers"},
         {"%texel = OpColorAttachmentReadEXT %uint %uimg", "%texel = OpColorAttachmentReadEXT %int %uimg", "sampled type"},
         {"%texel = OpColorAttachmentReadEXT %uint %uimg", "%texel = OpColorAttachmentReadEXT %uint %uint_1", "not a TileImageDataEXT image"},
         {"%pair = OpColorAttachmentReadEXT %v2float %img %uint_1", "%pair = OpColorAttachmentReadEXT %v2float %img %float", "Sample"},

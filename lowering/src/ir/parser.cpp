@@ -74,7 +74,7 @@ class Parser {
             return fail(std::format("malformed {}: {}", info->name, error), offset_, raw_instruction_text(words));
         }
         auto instruction = std::make_unique<Instruction>(words, *info, offset_);
-        if (!check_ids(*instruction) || !check_import(*instruction)) return false;
+        if (!check_ids(*instruction) || !check_import(*instruction) || !check_vector(*instruction)) return false;
         module_->register_definition(*instruction);  // after check_ids: a use of its own result is a forward use
         if (!place(std::move(instruction))) return false;
         offset_ += word_count;
@@ -110,6 +110,15 @@ class Parser {
         }
         if (instruction.opcode() == spv::OpTypeForwardPointer) forward_pointers_.insert(instruction.word(1));
         return true;
+    }
+
+    // Passes expand a vector into its components: SPIR-V has vectors of 2, 3 and 4 components, and of
+    // 8 and 16 with the Vector16 capability (a fuzzed vector of 711 million made one unroll them all).
+    bool check_vector(const Instruction& instruction) {
+        if (instruction.opcode() != spv::OpTypeVector) return true;
+        const uint32_t count = instruction.word(3);
+        if (count == 2 || count == 3 || count == 4 || count == 8 || count == 16) return true;
+        return fail(std::format("a vector of {} components (SPIR-V allows 2, 3, 4, 8 and 16)", count), instruction);
     }
 
     static bool is_type_declaration(const Instruction* definition) {
