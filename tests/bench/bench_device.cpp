@@ -151,21 +151,26 @@ BenchDevice::BenchDevice(Route r) : route(r) {
     VkLayerSettingsCreateInfoEXT settings = vku::InitStructHelper();
     settings.settingCount = 1;
     settings.pSettings = &force;
-    test::ContextOptions options{.layer = route == Route::Emulated};
+    test::ContextOptions options{.layer = route != Route::Native};
     if (route == Route::Emulated) {
         options.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_LAYER_SETTINGS_EXTENSION_NAME};
         options.instance_next = &settings;
+    } else if (route == Route::PassThrough) {
+        options.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
     }
 
+    // On the pass-through route the application asks for what the driver offers without the layer.
     Features supported, enabled;
-    const Offered offered = probe(options, messages_, supported);
+    test::ContextOptions probed = options;
+    probed.layer = route == Route::Emulated;
+    const Offered offered = probe(probed, messages_, supported);
     const bool has_coopmat = offered.coopmat;
     enabled.enable_from(supported);
     if (has_coopmat) options.device_extensions = {kCoopmat};
     if (offered.coopmat2) options.device_extensions.push_back(kCoopmat2);
     options.device_features_next = enabled.chain(has_coopmat, offered.coopmat2);
     context_ = std::make_unique<test::Context>(options);
-    if (route == Route::Emulated) {
+    if (options.layer) {
         const VkDebugUtilsMessengerCreateInfoEXT messenger = messages_.create_info();
         test::check(vkCreateDebugUtilsMessengerEXT(context_->instance, &messenger, nullptr, &messenger_),
                     "vkCreateDebugUtilsMessengerEXT");

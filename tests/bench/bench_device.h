@@ -1,5 +1,5 @@
-// A Vulkan device for the benchmark, on the loader's driver, either without the layer or through it
-// with force_emulation=VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2. It enables what the GEMM
+// A Vulkan device for the benchmark, on the loader's driver, without the layer or through it (Route).
+// It enables what the GEMM
 // shaders need where the device has it, and says whether f16 x f16 -> f32 cooperative matrices of a
 // shape (and scope) can run, and if not, why.
 #pragma once
@@ -13,7 +13,9 @@
 
 namespace vkpolyfill::bench {
 
-enum class Route { Native, Emulated };  // without the layer / through it, forcing both emulations
+// Without the layer; through it, forcing both emulations; through it, the application enabling only
+// what the driver itself offers (so the layer emulates nothing and passes every shader through).
+enum class Route { Native, Emulated, PassThrough };
 
 struct MatrixShape {
     uint32_t m = 0, n = 0, k = 0;
@@ -53,7 +55,7 @@ class BenchDevice {
 
     test::DebugMessages messages_;
     std::unique_ptr<test::Context> context_;
-    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;  // on the emulated route: the layer's later messages
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;  // through the layer: its later messages
     std::string coopmat_missing_;  // why the device has no usable VK_KHR_cooperative_matrix at all
     std::vector<VkCooperativeMatrixPropertiesKHR> shapes_;
     std::string coopmat2_missing_;  // why the device has no usable VK_NV_cooperative_matrix2 at all

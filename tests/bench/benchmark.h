@@ -50,7 +50,9 @@ struct Results {
     std::string load_before, load_after;  // the machine's 1-minute load average, when known
     std::string mesa_shader_cache_disable;  // the environment variable's value (main sets it)
     std::vector<SizeResults> sizes;
-    CreationMeasurement scalar_without_layer, scalar_with_layer;  // the layer's pass-through cost
+    // The layer's pass-through cost: through it on a device where it emulates nothing, and on the
+    // device where it emulates the cooperative-matrix extensions.
+    CreationMeasurement scalar_without_layer, scalar_with_layer, scalar_with_emulating_layer;
     std::vector<CoopmatCreation> coopmat_creation;                 // per coopmat variant
 
     bool all_verified() const;  // every measured GEMM matched the reference
