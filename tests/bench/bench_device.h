@@ -1,7 +1,6 @@
 // A Vulkan device for the benchmark, on the loader's driver, without the layer or through it (Route).
-// It enables what the GEMM
-// shaders need where the device has it, and says whether f16 x f16 -> f32 cooperative matrices of a
-// shape (and scope) can run, and if not, why.
+// It enables what the GEMM shaders need where the device has it, and says whether f16 x f16 -> f32
+// cooperative matrices of a shape (and scope) can run, and if not, why.
 #pragma once
 
 #include <memory>

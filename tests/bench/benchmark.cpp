@@ -90,7 +90,7 @@ Contender contender(const BenchDevice& device, Measurement& out, std::function<v
 // Pipeline creation with and without the layer, on three devices at once, creations interleaved. The
 // layer's pass-through cost is measured twice: on a device whose application enabled only what the
 // driver offers (the layer emulates nothing there: the case), and on the device that emulates
-// the cooperative-matrix extensions (where the layer enables more of the driver underneath).
+// the cooperative-matrix extensions (where the layer may enable more of the driver underneath).
 void measure_creation(const Options& o, Results& r) {
     progress("pipeline creation with and without the layer");
     BenchDevice native(Route::Native);
