@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh --runs N --seed S [TARGET...]          (N inputs each from the seeds alone)
 # Builds the `fuzz` preset, seeds each target with the release build's SPIR-V (scripts/fuzz_seeds.sh),
 # and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next timed run), the
-# inputs that crashed (crashes/) and libFuzzer's log (log). Prints executions and crashes per target;
+# inputs that crashed (crashes/), the seeds (seeds/) and libFuzzer's log (log). Prints executions and crashes per target;
 # exits 1 if any target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +24,6 @@ done
 
 bash scripts/setup.sh >/dev/null
 bash scripts/build.sh fuzz
-seeds=build/fuzz/seeds
-bash scripts/fuzz_seeds.sh "$seeds" "$max_len"
 
 # Inputs that failed a check (crash-, leak-, timeout-, oom-); slow-unit- files only say the machine was busy.
 failed_inputs() { find "$1" -type f ! -name 'slow-unit-*' | wc -l; }
@@ -34,6 +32,9 @@ failed=0
 for target in "$@"; do
   run=build/fuzz/runs/$target
   corpus=$run/corpus
+  # Seeds per target: runs of different targets at once (one per core) each rebuild their own.
+  seeds=$run/seeds
+  bash scripts/fuzz_seeds.sh "$seeds" "$max_len"
   limit=(-max_total_time="$seconds")
   if [ "$runs" != 0 ]; then  # a counted run grows a corpus of its own, from the seeds alone
     corpus=$run/corpus-runs
