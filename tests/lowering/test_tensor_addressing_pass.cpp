@@ -235,6 +235,26 @@ TEST(TensorAddressingPass, DecodeFunctionsTheLoweringCannotFollowAreReported) {
     }
 }
 
+// A legal module the lowering cannot follow: the decode function loads a whole float[2^28] through
+// its pointer (read by byte address one number at a time, ByteAddress::kMostScalars).
+TEST(TensorAddressingPass, DecodeFunctionLoadingAHugeArrayIsReported) {
+    std::string text = replaced(std::string(kDecode), "%7 = OpTypeFloat 32\n%8 = OpTypeStruct %7\n",
+                                "%7 = OpTypeFloat 32\n%9 = OpTypeInt 32 0\n%60 = OpConstant %9 268435456\n%61 = OpTypeArray %7 %60\n"
+                                "%8 = OpTypeStruct %61\n");
+    text = replaced(text, "%9 = OpTypeInt 32 0\n%10", "%10");
+    text = replaced(text, "OpDecorate %40 ArrayStride 4", "OpDecorate %40 ArrayStride 4\nOpDecorate %61 ArrayStride 4");
+    text = replaced(text, "%20 = OpTypePointer PhysicalStorageBuffer %7", "%20 = OpTypePointer PhysicalStorageBuffer %7\n%62 = OpTypePointer PhysicalStorageBuffer %61");
+    text = replaced(text, "%21 = OpAccessChain %20 %13 %19\n%22 = OpLoad %7 %21 Aligned 4",
+                    "%21 = OpAccessChain %62 %13 %19\n%63 = OpLoad %61 %21 Aligned 4\n%22 = OpCompositeExtract %7 %63 0");
+    const std::vector<uint32_t> words = assemble(text);
+    ASSERT_EQ(validate(words, kVulkan13), "");
+    const Result result = lower(words, emulating_coopmat(8), {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "more than 4096 numbers")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpCooperativeMatrixLoadTensorNV")) << messages(result);
+}
+
 // kDecode with a DecodeVectorFunc beside its DecodeFunc (%90, two floats a call, read through its
 // own pointer type), of a matrix of `use`.
 std::string with_vector_decode(const char* use) {

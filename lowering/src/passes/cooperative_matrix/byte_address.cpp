@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/byte_address.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 #include <vector>
@@ -91,14 +92,53 @@ uint32_t ByteAddress::bits(ir::Builder& b, uint32_t at, uint32_t width) {
     return b.add(spv::OpSelect, u, {aligned, low, b.add(spv::OpBitwiseOr, u, {low, high})});
 }
 
+std::optional<uint64_t> ByteAddress::scalars(uint32_t type) const {
+    const ir::Module& module = state_.module();
+    const ir::Instruction* definition = module.find_definition(type);
+    constexpr uint64_t kTooMany = kMostScalars + 1;
+    switch (definition ? definition->opcode() : 0) {
+        case spv::OpTypeInt:
+        case spv::OpTypeFloat:
+            return 1;
+        case spv::OpTypeVector:
+            return definition->word(3);
+        case spv::OpTypeArray: {
+            const std::optional<uint64_t> length = evaluate_constant(module, definition->word(3), {});
+            const std::optional<uint64_t> each = scalars(definition->word(2));
+            if (!length || !each) return std::nullopt;
+            return *length > kMostScalars ? kTooMany : std::min(*length * *each, kTooMany);
+        }
+        case spv::OpTypeStruct: {
+            uint64_t sum = 0;
+            for (const uint32_t member : definition->operand_words()) {
+                const std::optional<uint64_t> count = scalars(member);
+                if (!count) return std::nullopt;
+                sum += *count;
+                if (sum > kMostScalars) return kTooMany;  // also keeps nested structs from taking exponential time
+            }
+            return sum;
+        }
+        default:
+            return std::nullopt;
+    }
+}
+
 std::optional<uint32_t> ByteAddress::load(ir::Builder& b, uint32_t type, uint32_t at, std::string& why) {
+    if (const std::optional<uint64_t> count = scalars(type); count && *count > kMostScalars) {
+        why = std::format("a load of type %{}, more than {} numbers (read one by one by byte address)", type, kMostScalars);
+        return std::nullopt;
+    }
+    return load_parts(b, type, at, why);
+}
+
+std::optional<uint32_t> ByteAddress::load_parts(ir::Builder& b, uint32_t type, uint32_t at, std::string& why) {
     const ir::Module& module = state_.module();
     const ir::Instruction* definition = module.find_definition(type);
     const uint32_t u = state_.uint_type();
     const uint32_t opcode = definition ? definition->opcode() : 0;
     std::vector<uint32_t> parts;
     const auto add_part = [&](uint32_t part_type, uint32_t byte_offset) {
-        const std::optional<uint32_t> part = load(b, part_type, b.add(spv::OpIAdd, u, {at, state_.uint_constant(byte_offset)}), why);
+        const std::optional<uint32_t> part = load_parts(b, part_type, b.add(spv::OpIAdd, u, {at, state_.uint_constant(byte_offset)}), why);
         if (part) parts.push_back(*part);
         return part.has_value();
     };

@@ -22,10 +22,20 @@ class ByteAddress {
     std::optional<uint32_t> offset(ir::Builder& builder, uint32_t base, uint32_t& type, std::span<const uint32_t> indices,
                                    std::string& why);
 
-    // A value of `type` (scalars, vectors, arrays and structs of them) read at byte offset `at`.
+    // A value of `type` (scalars, vectors, arrays and structs of them) read at byte offset `at`, a
+    // load per scalar: at most kMostScalars of them.
     std::optional<uint32_t> load(ir::Builder& builder, uint32_t type, uint32_t at, std::string& why);
 
+    // Decode functions read a block of a quantized format (llama.cpp's largest, q6_K, holds 210
+    // bytes); a whole array or struct of more scalars is a module the lowering would write
+    // instructions without end for (a legal array type may hold 2^32 - 1 elements).
+    static constexpr uint64_t kMostScalars = 4096;
+
   private:
+    // The scalars in a value of `type`, saturated just above kMostScalars; nullopt for a type
+    // load_parts reports.
+    std::optional<uint64_t> scalars(uint32_t type) const;
+    std::optional<uint32_t> load_parts(ir::Builder& builder, uint32_t type, uint32_t at, std::string& why);
     std::optional<uint32_t> stride_of(uint32_t type, std::string& why) const;
     // The `width` (8, 16 or 32) bits at byte offset `at` in the low bits of a uint; `width` 32 may
     // straddle two words when `at` is not word-aligned.
