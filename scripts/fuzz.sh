@@ -3,9 +3,10 @@
 #   scripts/fuzz.sh [--seconds N] [--seed S] [TARGET...]    (default: 600 s each, a random seed, every target)
 #   scripts/fuzz.sh --runs N --seed S [TARGET...]          (N inputs each from the seeds alone)
 # Builds the `fuzz` preset, seeds each target with the release build's SPIR-V (scripts/fuzz_seeds.sh),
-# and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next timed run), the
-# inputs that crashed (crashes/), the seeds (seeds/) and libFuzzer's log (log). Prints executions and crashes per target;
-# exits 1 if any target crashed.
+# and keeps under build/fuzz/runs/TARGET/ the grown corpus (corpus/, reused by the next timed run and
+# merged after it: only inputs that add coverage stay), the inputs that crashed (crashes/), the seeds
+# (seeds/) and libFuzzer's logs (log, merge.log). Prints executions and crashes per target; exits 1
+# if any target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
@@ -28,6 +29,13 @@ bash scripts/build.sh fuzz
 # Inputs that failed a check (crash-, leak-, timeout-, oom-); slow-unit- files only say the machine was busy.
 failed_inputs() { find "$1" -type f ! -name 'slow-unit-*' | wc -l; }
 
+# The target $target, with no allocation stacks recorded (ASan's stack depot and unwinding were 15-25%
+# of a target's CPU; a crash file rerun by hand gives them back).
+fuzzer() {
+  scripts/env.sh env ASAN_OPTIONS="malloc_context_size=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+    "build/fuzz/tests/fuzz/vkpolyfill_fuzz_$target" -max_len="$max_len" -timeout=30 "$@"
+}
+
 failed=0
 for target in "$@"; do
   run=build/fuzz/runs/$target
@@ -45,16 +53,25 @@ for target in "$@"; do
   before=$(failed_inputs "$run/crashes")
   start=$SECONDS
   rc=0
-  # No allocation stacks recorded (ASan's stack depot and unwinding were 15-25% of a target's CPU);
-  # a crash file rerun by hand gives them back. -reload=0: no other process writes this corpus, and
-  # re-reading it every second (a stat per input) took 12% of a target's CPU at 3,000 inputs.
-  scripts/env.sh env ASAN_OPTIONS="malloc_context_size=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-    "build/fuzz/tests/fuzz/vkpolyfill_fuzz_$target" "${limit[@]}" -seed="$seed" -reload=0 \
-    -max_len="$max_len" -timeout=30 -print_final_stats=1 -artifact_prefix="$run/crashes/" "$corpus" "$seeds" >"$run/log" 2>&1 || rc=$?
+  # -reload=0: no other process writes this corpus, and re-reading it every second (a stat per
+  # input) took 12% of a target's CPU at 3,000 inputs.
+  fuzzer "${limit[@]}" -seed="$seed" -reload=0 -print_final_stats=1 -artifact_prefix="$run/crashes/" \
+    "$corpus" "$seeds" >"$run/log" 2>&1 || rc=$?
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log" | tail -n1)
   crashes=$(($(failed_inputs "$run/crashes") - before))
   echo "[fuzz] $target: ${executions:-?} executions in $((SECONDS - start)) s, $crashes crash(es)," \
        "corpus $(ls "$corpus" | wc -l) inputs (log: $run/log)"
+  if [ "$runs" = 0 ] && [ "$rc" = 0 ]; then
+    # The corpus on disk keeps every input that was new when found, most of them covered by later
+    # ones since, and each run starts by executing all of it (lower_nv_coopmat2: 8,310 inputs, more
+    # than 150 s of a 600 s run). Merging keeps the inputs that cover what they all cover.
+    merged=$run/corpus.merged
+    rm -rf "$merged" && mkdir -p "$merged"
+    if fuzzer -merge=1 -artifact_prefix="$run/crashes/" "$merged" "$corpus" >"$run/merge.log" 2>&1; then
+      rm -rf "$corpus" && mv "$merged" "$corpus"
+      echo "[fuzz] $target: corpus merged to $(ls "$corpus" | wc -l) inputs (log: $run/merge.log)"
+    fi
+  fi
   if [ "$rc" != 0 ] || [ "$crashes" != 0 ]; then
     failed=1
     grep -m3 -E '^==[0-9]+==ERROR|runtime error|fuzz check failed|^SUMMARY' "$run/log" | sed 's/^/[fuzz]   /' || true
