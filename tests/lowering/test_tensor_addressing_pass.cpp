@@ -228,6 +228,8 @@ TEST(TensorAddressingPass, DecodeFunctionsTheLoweringCannotFollowAreReported) {
          "its pointer reaches OpStore"},
         {"%12 = OpTypeFunction %7 %6 %11 %11", "%12 = OpTypeFunction %7 %6 %11 %9", "OpCooperativeMatrixLoadTensorNV",
          "two uint[1] arrays"},
+        {"%22 = OpLoad %7 %21 Aligned 4", "%22 = OpFunctionCall %7 %21", "OpCooperativeMatrixLoadTensorNV",
+         "as the function to call"},  // invalid, but the clone kept the call to an id it removed (a fuzz find)
     };
     for (const BadInput& bad : cases) {
         SCOPED_TRACE(bad.to);

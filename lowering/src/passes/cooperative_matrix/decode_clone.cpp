@@ -193,6 +193,9 @@ class DecodeClone {
     // the offset instead; any other call is copied.
     bool call(ir::BasicBlock& to, ir::Builder& b, const ir::Instruction& instruction, std::string& why) {
         const auto operands = instruction.operand_words();
+        if (operands.empty() || tracked_.contains(operands[0]) || variables_.contains(operands[0])) {
+            return fail(why, "its pointer reaches OpFunctionCall as the function to call");
+        }
         std::vector<Parameter> parameters;
         std::vector<uint32_t> arguments{0};
         for (size_t i = 1; i < operands.size(); ++i) {
