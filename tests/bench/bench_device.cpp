@@ -5,6 +5,8 @@
 
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "component_names.h"
+
 namespace vkpolyfill::bench {
 namespace {
 
@@ -115,21 +117,10 @@ Offered probe(const test::ContextOptions& options, test::DebugMessages& messages
     return offered;
 }
 
-std::string component_name(VkComponentTypeKHR type) {
-    switch (type) {
-        case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
-        case VK_COMPONENT_TYPE_FLOAT32_KHR: return "f32";
-        case VK_COMPONENT_TYPE_SINT8_KHR: return "s8";
-        case VK_COMPONENT_TYPE_UINT8_KHR: return "u8";
-        case VK_COMPONENT_TYPE_SINT32_KHR: return "s32";
-        case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
-        default: return "type" + std::to_string(type);
-    }
-}
-
 template <typename Properties>
 std::string types_name(const Properties& p) {
-    return component_name(p.AType) + "*" + component_name(p.BType) + "->" + component_name(p.ResultType);
+    return std::string(test::short_name(p.AType)) + "*" + std::string(test::short_name(p.BType)) + "->" +
+           std::string(test::short_name(p.ResultType));
 }
 
 template <typename Properties>

@@ -22,18 +22,6 @@ std::string_view component_name(Component type) {
     }
 }
 
-std::string_view short_name(Component type) {
-    switch (type) {
-        case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
-        case VK_COMPONENT_TYPE_FLOAT32_KHR: return "f32";
-        case VK_COMPONENT_TYPE_SINT8_KHR: return "s8";
-        case VK_COMPONENT_TYPE_UINT8_KHR: return "u8";
-        case VK_COMPONENT_TYPE_SINT32_KHR: return "s32";
-        case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
-        default: return "other";
-    }
-}
-
 uint32_t component_bytes(Component type) {
     switch (type) {
         case VK_COMPONENT_TYPE_SINT8_KHR:

@@ -10,14 +10,14 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "component_names.h"  // short_name: how the test shaders' file names spell a type
+
 namespace vkpolyfill::test::coopmat {
 
 using Component = VkComponentTypeKHR;
 
 // "float16", "sint8", ... (VK-GL-CTS's names).
 std::string_view component_name(Component type);
-// "f16", "s8", ...: how the test shaders' file names spell the type.
-std::string_view short_name(Component type);
 uint32_t component_bytes(Component type);
 bool is_float(Component type);
 bool is_signed(Component type);  // signed integers (floats are not)
