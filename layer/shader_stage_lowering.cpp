@@ -96,6 +96,7 @@ LoweredStage lower_stage(const DeviceData& device, const StageCode& code, const 
         lowering::Target target = device.shaders->target;
         target.subgroup_size = request.subgroup_size;
         target.tile_image.samples = request.rasterization_samples;
+        target.tile_image.color_locations = request.color_locations;
         lowering::Options options;
         options.module_name = code.name;
         options.specialization = specialization_values(request.specialization);

@@ -99,6 +99,24 @@ bool uses_depth_stencil(const VkGraphicsPipelineCreateInfo& info) {
                                                                rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED));
 }
 
+// The color locations with an attachment (TileImageTarget::color_locations): a defined format, at the
+// location VkRenderingAttachmentLocationInfo moves it to.
+uint32_t color_locations(const VkGraphicsPipelineCreateInfo& info) {
+    if (info.renderPass != VK_NULL_HANDLE) return ~0u;  // tile-image reads are refused there (unsupported_reason)
+    auto* rendering = vku::FindStructInPNextChain<VkPipelineRenderingCreateInfo>(info.pNext);
+    if (rendering == nullptr) return 0;  // dynamic rendering without color attachments
+    auto* moved = vku::FindStructInPNextChain<VkRenderingAttachmentLocationInfo>(info.pNext);
+    uint32_t locations = 0;
+    for (uint32_t i = 0; i < rendering->colorAttachmentCount; ++i) {
+        if (rendering->pColorAttachmentFormats == nullptr || rendering->pColorAttachmentFormats[i] == VK_FORMAT_UNDEFINED) continue;
+        const uint32_t location = moved && moved->pColorAttachmentLocations && i < moved->colorAttachmentCount
+                                      ? moved->pColorAttachmentLocations[i]
+                                      : i;
+        if (location < 32) locations |= 1u << location;
+    }
+    return locations;
+}
+
 struct Prepared {
     std::optional<SafeInfo> copy;
     std::shared_ptr<const TilePipeline> record;  // when the fragment shader reads tile images
@@ -122,7 +140,8 @@ VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& inf
                 }
             }
         }
-        const LoweredStage lowered = lower_stage(data, code, {stage.pName, stage.pSpecializationInfo, shaders.subgroup.size, samples});
+        const LoweredStage lowered =
+            lower_stage(data, code, {stage.pName, stage.pSpecializationInfo, shaders.subgroup.size, samples, color_locations(info)});
         if (lowered.result != VK_SUCCESS) return lowered.result;
         VkShaderModule module = VK_NULL_HANDLE;
         if (const VkResult result = temporaries.create(*lowered.words, module); result != VK_SUCCESS) return result;

@@ -27,7 +27,9 @@ Target target_for(Pass pass) {
             break;
         case Pass::TileImage:
             target.emulate = bit(Emulated::ExtShaderTileImage);
-            target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = 4};
+            // Attachments at locations 0 and 2 only: the seeds' second color (location 1) and arrays of
+            // two reach the code for tile images without an attachment, the first color the usual one.
+            target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = 4, .color_locations = 0b101};
             break;
         case Pass::LongComposites:
             target.emulate = bit(Emulated::IntelLongComposites);

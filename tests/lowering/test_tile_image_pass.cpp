@@ -8,6 +8,7 @@
 
 #include "diagnostic_text.h"
 #include "spirv_corpus.h"
+#include "spirv_facts.h"
 #include "spirv_text.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/tile_image.h"
@@ -132,6 +133,66 @@ TEST(TileImagePass, ReadsOfEveryShapeBecomeInputAttachmentReads) {
             EXPECT_EQ(contains(text, " Sample "), samples > 1) << text;
         }
     }
+}
+
+// The pipeline has no color attachment at some locations the shader declares (a shader shared between
+// pipelines, its reads switched off by a specialization constant, say): those reads give zeros and no
+// input attachment has their index, which the driver would find outside the pipeline's attachments.
+TEST(TileImagePass, ColorsWithoutAnAttachmentReadZerosAndBecomeNoInputAttachment) {
+    std::vector<uint32_t> words = assemble(kEveryRead);
+    constexpr uint32_t kColor = 2, kArray = 3;  // the ids of %color (location 2) and %array (3 and 4)
+    const struct {
+        uint32_t color_locations;
+        bool color, array;  // which keep their attachments
+    } cases[] = {{0b11000, false, true}, {0b00100, true, false}, {0, false, false}, {0b11100, true, true}};
+    for (const uint32_t version : {0x00010600u, 0x00010000u}) {
+        words[1] = version;
+        for (const auto& c : cases) {
+            SCOPED_TRACE("locations " + std::to_string(c.color_locations) + ", SPIR-V 1." + std::to_string((version >> 8) & 0xFF));
+            Target target = emulating_tile_image(1);
+            target.tile_image.color_locations = c.color_locations;
+            const Result result = lower(words, target, {});
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            const SpirvFacts facts = read_facts(result.words);
+            EXPECT_EQ(facts.definitions.contains(kColor), c.color);
+            EXPECT_EQ(facts.definitions.contains(kArray), c.array);
+            EXPECT_EQ(facts.decoration(kArray, spv::DecorationInputAttachmentIndex), c.array ? std::optional(3u) : std::nullopt);
+            EXPECT_EQ(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing), c.array);
+            // Reads: the color's two, the array's one, depth and stencil always; zeros for the rest.
+            EXPECT_EQ(facts.count(spv::OpImageRead), 2u * c.color + c.array + 2u);
+            size_t zeros = 0;
+            for (const auto& [id, definition] : facts.definitions) zeros += facts.opcode_of(id) == spv::OpConstantNull;
+            EXPECT_EQ(zeros, (c.color ? 0u : 2u) + (c.array ? 0u : 1u));  // float, v2float; uint
+            const std::string text = disassemble(result.words);
+            for (uint32_t location : {2u, 3u, 4u}) EXPECT_FALSE(contains(text, "Location " + std::to_string(location))) << text;
+        }
+    }
+}
+
+TEST(TileImagePass, AnArrayOverLocationsWithAndWithoutAttachmentsIsReported) {
+    Target target = emulating_tile_image(1);
+    target.tile_image.color_locations = 0b01100;  // location 3 has an attachment, 4 not
+    const Result result = lower(assemble(kEveryRead), target, {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_EQ(result.diagnostics.size(), 1u) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "color locations 3-4, and the pipeline has a color attachment at some"))
+        << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpVariable")) << messages(result);
+}
+
+// Only reads of such a tile image can be rewritten: an image reaching anything else is reported.
+TEST(TileImagePass, ATileImageWithoutAnAttachmentUsedOtherThanByReadsIsReported) {
+    std::string text(kEveryRead);
+    const std::string_view read = "%scalar = OpColorAttachmentReadEXT %float %img";
+    text.replace(text.find(read), read.size(), "%copy = OpCopyObject %image %img\n%scalar = OpCompositeExtract %float %copy 0");
+    Target target = emulating_tile_image(1);
+    target.tile_image.color_locations = 0b11000;
+    const Result result = lower(assemble(text), target, {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "used other than by its reads")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpCompositeExtract")) << messages(result);
 }
 
 TEST(TileImagePass, AVariableWithoutLocationIsReportedNotGuessed) {

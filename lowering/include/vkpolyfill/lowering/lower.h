@@ -30,6 +30,11 @@ struct TileImageTarget {
     uint32_t descriptor_set = 0;
     uint32_t depth_binding = 8;
     uint32_t samples = 1;
+    // The color locations the pipeline has an attachment at (bit L for location L; locations from 32
+    // on count as present). A tile image of another location reads zeros (the extension leaves its
+    // value undefined) and becomes no input attachment, whose index would lie outside the pipeline's
+    // attachments (VUID-VkGraphicsPipelineCreateInfo-renderPass-09652).
+    uint32_t color_locations = ~0u;
 };
 
 // What the lowered code may rely on: facts about the device and the pipeline stage.

@@ -8,7 +8,7 @@
 #include "ir/instruction_text.h"
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
-#include "passes/arm_tensors/id_operands.h"
+#include "passes/common/id_operands.h"
 #include "passes/arm_tensors/tensor_access.h"
 #include "passes/arm_tensors/tensor_bindings.h"
 #include "passes/arm_tensors/tensor_uses.h"
@@ -101,7 +101,7 @@ class ArmTensorsPass final : public Pass {
                 continue;
             }
             if (opcode == spv::OpVariable && instruction->word(3) == spv::StorageClassUniformConstant) continue;
-            if (arm_tensors::refers_to(module, *instruction, [&](uint32_t id) { return tensor_types.contains(id); })) {
+            if (refers_to(module, *instruction, [&](uint32_t id) { return tensor_types.contains(id); })) {
                 report(context, "a tensor is used outside a UniformConstant variable, which the lowering does not support",
                        *instruction);
             }
@@ -114,7 +114,7 @@ class ArmTensorsPass final : public Pass {
     // function's tensor load, say. Reported rather than left dangling.
     static bool check_nothing_uses(PassContext& context, const std::unordered_set<uint32_t>& removed) {
         context.module.for_each_instruction([&](const ir::Instruction& instruction) {
-            if (arm_tensors::refers_to(context.module, instruction, [&](uint32_t id) { return removed.contains(id); })) {
+            if (refers_to(context.module, instruction, [&](uint32_t id) { return removed.contains(id); })) {
                 report(context, "an instruction refers to a tensor value or type the lowering removes", instruction);
             }
         });

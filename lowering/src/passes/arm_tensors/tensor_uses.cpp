@@ -8,7 +8,7 @@
 
 #include "ir/function_clone.h"
 #include "ir/instruction_text.h"
-#include "passes/arm_tensors/id_operands.h"
+#include "passes/common/id_operands.h"
 
 namespace vkpolyfill::lowering::arm_tensors {
 namespace {

@@ -8,6 +8,7 @@
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
+#include "passes/tile_image/absent_colors.h"
 #include "passes/tile_image/attachment_reads.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
@@ -41,15 +42,21 @@ class TileImagePass final : public Pass {
     std::string_view name() const override { return "SPV_EXT_shader_tile_image"; }
 
     bool run(PassContext& context) override {
-        const std::vector<TileVariable> variables = tile_image::find_tile_variables(context.module, context.diagnostics);
+        const std::vector<TileVariable> declared = tile_image::find_tile_variables(context.module, context.diagnostics);
         if (context.diagnostics.has_errors()) return false;
         if (report_outside_allowed_stages(context.module, kFragmentOnly, context.diagnostics)) return false;
         if (tile_image::report_malformed_reads(context.module, context.diagnostics)) return false;
+        const std::vector<TileVariable> variables = tile_image::remove_absent_colors(context, declared);
+        if (context.diagnostics.has_errors()) return false;
         ir::Module& module = context.module;
         const bool dynamic_index = indexes_dynamically(module, variables);
         rewrite_types(module, context.target.tile_image.samples > 1);
         decorate(module, variables, context.target.tile_image.descriptor_set);
-        if (module.header.version < kSpirv14) remove_from_interfaces(module, variables);
+        if (module.header.version < kSpirv14) {
+            std::unordered_set<uint32_t> ids;
+            for (const TileVariable& v : variables) ids.insert(v.id);
+            tile_image::remove_from_interfaces(module, ids);
+        }
 
         tile_image::AttachmentReads reads(context);
         for (const auto& function : module.functions) {
@@ -128,16 +135,6 @@ class TileImagePass final : public Pass {
                 module.annotations.push_back(
                     ir::make_instruction(spv::OpDecorate, std::array{v.id, uint32_t{decoration}, value}));
             }
-        }
-    }
-
-    static void remove_from_interfaces(ir::Module& module, const std::vector<TileVariable>& variables) {
-        for (auto& entry_point : module.entry_points) {
-            std::vector<uint32_t> words(entry_point->words().begin() + 1, entry_point->words().end());
-            std::erase_if(words, [&](uint32_t id) {
-                return std::ranges::any_of(variables, [id](const TileVariable& v) { return v.id == id; });
-            });
-            if (words.size() + 1 != entry_point->words().size()) entry_point = ir::make_instruction(spv::OpEntryPoint, words);
         }
     }
 

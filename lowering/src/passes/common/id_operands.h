@@ -1,5 +1,6 @@
-// Whether an instruction refers to an id of a set (a tensor type, a removed tensor value): how the
-// pass finds the uses of tensors it does not lower, to report them rather than leave them dangling.
+// Whether an instruction refers to an id of a set (a tensor type, a removed tensor value, a tile image
+// about to go): how passes find the uses of what they do not lower, to report them rather than leave
+// them dangling.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include "ir/module.h"
 #include "ir/operand_walker.h"
 
-namespace vkpolyfill::lowering::arm_tensors {
+namespace vkpolyfill::lowering {
 
 // Any id operand of `instruction` other than its result id for which `wanted(id)` holds.
 template <typename Wanted>
@@ -24,4 +25,4 @@ bool refers_to(const ir::Module& module, const ir::Instruction& instruction, Wan
     return false;
 }
 
-}  // namespace vkpolyfill::lowering::arm_tensors
+}  // namespace vkpolyfill::lowering
