@@ -34,6 +34,7 @@ BlockLoadFeatures::BlockLoadFeatures() {
 
 ContextOptions BlockLoadFeatures::options(bool through_layer, bool decode_vector) {
     ContextOptions options{.layer = through_layer, .device_features_next = &v12_};
+    options.device_features.shaderInt16 = VK_TRUE;
     v11_.pNext = through_layer ? &coopmat_ : nullptr;
     coopmat2_.pNext = decode_vector ? &decode_vector_ : nullptr;
     if (through_layer) options.device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};

@@ -15,7 +15,7 @@
 
 namespace vkpolyfill::test {
 
-// The features the block-load shaders need (16-bit storage, f16, int8, the memory model, buffer
+// The features the block-load shaders need (16-bit storage, f16, int8 and int16, the memory model, buffer
 // addresses, which decode functions take) and, through the layer, the cooperative-matrix extensions
 // with the bits they use (and VK_NV_cooperative_matrix_decode_vector when `decode_vector`).
 class BlockLoadFeatures {

@@ -82,7 +82,8 @@ void read_facts(VkPhysicalDevice physical_device, Mode mode, DeviceFacts& facts)
 }
 
 // The features every test shader may use: cooperative matrices, 8/16-bit arithmetic and storage,
-// buffer device addresses and the Vulkan memory model.
+// buffer device addresses, the Vulkan memory model, and maintenance4 for LocalSizeId (workgroup sizes
+// given by specialization constants).
 struct FeatureChain {
     VkPhysicalDeviceVulkan13Features features13 = vku::InitStructHelper();
     VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features13);
@@ -97,6 +98,7 @@ struct FeatureChain {
         features12.shaderInt8 = VK_TRUE;
         features12.bufferDeviceAddress = VK_TRUE;
         features12.vulkanMemoryModel = VK_TRUE;
+        features13.maintenance4 = VK_TRUE;
         features13.subgroupSizeControl = facts.require_subgroup_size;
         features13.computeFullSubgroups = facts.require_subgroup_size;
     }

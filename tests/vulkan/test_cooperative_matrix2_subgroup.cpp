@@ -146,12 +146,25 @@ void expect_matches_cpu(Context& context, const std::vector<uint32_t>& words, co
     expect_result(context, words, Specialization({test.op, n, n / 2}), input, expected, columns);
 }
 
-VkPhysicalDeviceVulkan12Features arithmetic_features(void* next) {
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(next);
-    features12.shaderFloat16 = VK_TRUE;
-    features12.vulkanMemoryModel = VK_TRUE;
-    return features12;
-}
+// The device features these shaders need, chained before `next`: f16 arithmetic, the memory model,
+// and maintenance4 for the reduction shader's LocalSizeId (its workgroup size is a specialization constant).
+class ShaderFeatures {
+  public:
+    explicit ShaderFeatures(void* next = nullptr) {
+        v13_ = vku::InitStructHelper(next);
+        v13_.maintenance4 = VK_TRUE;
+        v12_ = vku::InitStructHelper(&v13_);
+        v12_.shaderFloat16 = VK_TRUE;
+        v12_.vulkanMemoryModel = VK_TRUE;
+    }
+    ShaderFeatures(const ShaderFeatures&) = delete;
+    ShaderFeatures& operator=(const ShaderFeatures&) = delete;
+    void* head() { return &v12_; }
+
+  private:
+    VkPhysicalDeviceVulkan13Features v13_;
+    VkPhysicalDeviceVulkan12Features v12_;
+};
 
 // How the library lowers: its defaults, every per-element repetition a loop (Target::unroll_up_to
 // 0), or for a device whose uniform loads are per invocation (Target::scalar_uniform_loads false:
@@ -173,8 +186,8 @@ std::vector<uint32_t> lowered_by_the_library(Context& context, const char* shade
 }
 
 void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant variant) {
-    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(nullptr);
-    Context context({.layer = false, .device_features_next = &features12});
+    ShaderFeatures features;
+    Context context({.layer = false, .device_features_next = features.head()});
     const auto words = lowered_by_the_library(context, "tests/coopmat2/subgroup_ops.comp", Specialization({test.op, n, n / 2}), variant);
     if (words.empty()) return;
     expect_matches_cpu(context, words, test, n);
@@ -189,7 +202,7 @@ struct LayerDevice {
 // Calls `use` with a device through the layer with the VK_NV_cooperative_matrix2 bits these shaders need.
 void through_the_layer(LayerDevice device, const std::function<void(Context&)>& use) {
     Coopmat2ComputeFeatures coopmat(device.workgroup);
-    VkPhysicalDeviceVulkan12Features features12 = arithmetic_features(coopmat.head());
+    ShaderFeatures features(coopmat.head());
     const char* forced = "VK_KHR_cooperative_matrix,VK_NV_cooperative_matrix2";
     VkLayerSettingEXT setting{kLayerName, "force_emulation", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &forced};
     VkLayerSettingsCreateInfoEXT settings = vku::InitStructHelper();
@@ -200,7 +213,7 @@ void through_the_layer(LayerDevice device, const std::function<void(Context&)>& 
                                                           : std::vector<const char*>{},
                      .device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
                      .instance_next = device.forced ? &settings : nullptr,
-                     .device_features_next = &features12});
+                     .device_features_next = features.head()});
     use(context);
 }
 
@@ -336,7 +349,8 @@ class CooperativeMatrix2SubgroupReductionShapes : public testing::TestWithParam<
   protected:
     void expect_library_lowering_matches_cpu(Variant variant) {
         const auto& [op, shape] = GetParam();
-        Context context({.layer = false});
+        ShaderFeatures features;
+        Context context({.layer = false, .device_features_next = features.head()});
         const auto words = lowered_by_the_library(context, kReduceShader, reduce_constants(op, shape), variant);
         if (!words.empty()) expect_reduction_matches_cpu(context, words, op, shape);
     }

@@ -155,6 +155,11 @@ TEST(DeviceCreation, LayerExtensionsNeverReachTheDriver) {
     }
     std::vector<const char*> enabled;
     for (const std::string& name : layer_extensions) enabled.push_back(name.c_str());
+    // Where the driver has VK_KHR_cooperative_matrix itself, the layer does not list it, and the
+    // extensions it lists that build on it need it enabled too.
+    if (!layer_extensions.contains(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) && driver_extensions.contains(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+        enabled.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    }
     Context context({.layer = true, .spy = true, .device_extensions = enabled});
     const auto records = spy.files_ending_with("-device.txt");
     ASSERT_EQ(records.size(), 1u);
