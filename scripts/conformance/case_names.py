@@ -14,7 +14,8 @@ Forced) give the mode instead of a name part, so one case has one name in every 
 
 Tests of the layer's own suites whose test name starts with an extension's words belong to it
 (PipelineInterception.CooperativeMatrixModulesPassThrough... -> cooperative_matrix.khr.pipeline_interception.modules_pass_through...).
-Tests outside the vulkan tier (lowering.*, linked_app.*, bench.*) get the tier as their group.
+Tests outside the vulkan tier (lowering.*, linked_app.*, bench.*, validation.*: vulkan cases again over
+the Khronos validation layer) get the tier as their group.
 Tests that name no extension belong to "vkpolyfill" (the layer itself: loading, settings, ...).
 """
 import re
@@ -79,7 +80,7 @@ def name_case(tier, gtest_name):
         suite_full, test_full = "", gtest_name
     prefix, _, suite = suite_full.rpartition("/")
     prefix_words, suite_words = words(prefix), words(suite)
-    mode = "layer" if tier in ("vulkan", "linked_app") else "unit"
+    mode = "layer" if tier in ("vulkan", "validation", "linked_app") else "unit"
     for w in list(prefix_words):
         if w in MODES:
             prefix_words.remove(w)

@@ -20,6 +20,11 @@ const std::string& driver_name() {
     return name;
 }
 
+bool validation_requested() {
+    const char* value = std::getenv("VKPOLYFILL_TEST_VALIDATION");
+    return value != nullptr && std::string_view(value) == "1";
+}
+
 void check(VkResult result, const char* what) {
     if (result != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + string_VkResult(result));
 }
@@ -66,6 +71,7 @@ Context::Context(const ContextOptions& options) {
     std::vector<const char*> layers;
     if (options.layer) layers.push_back(kLayerName);
     if (options.spy) layers.push_back(kSpyLayerName);
+    if (validation_requested()) layers.push_back(kValidationLayerName);
 
     VkApplicationInfo app = vku::InitStructHelper();
     app.pApplicationName = "vkpolyfill-tests";

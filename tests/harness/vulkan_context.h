@@ -15,6 +15,12 @@ namespace vkpolyfill::test {
 
 inline constexpr char kLayerName[] = "VK_LAYER_POLYFILL_extensions";
 inline constexpr char kSpyLayerName[] = "VK_LAYER_VKPOLYFILL_spy";
+inline constexpr char kValidationLayerName[] = "VK_LAYER_KHRONOS_validation";
+
+// Whether this run puts the Khronos validation layer nearest the driver, under every context's other
+// layers (VKPOLYFILL_TEST_VALIDATION=1, ctest's validation.* tests), so that it checks what reaches the
+// driver: the layer's own calls and what it rewrites. It reports on stdout, which those tests watch.
+bool validation_requested();
 
 // "plain" (lavapipe 25, none of the seed extensions) or "native" (lavapipe 26, native coopmat).
 const std::string& driver_name();
