@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <spirv/unified1/spirv.hpp>
+#include <unordered_set>
 
 #include "ir/type_manager.h"
 
@@ -14,5 +15,8 @@ uint32_t get_builtin_input(Module& module, TypeManager& types, spv::BuiltIn buil
 
 // Lists a new global variable in every entry point's interface.
 void add_to_entry_point_interfaces(Module& module, uint32_t variable);
+// Takes `variables` out of every entry point's interface (the ids after its name, never the name's
+// words or the function's id, which may equal one of them in a module nobody validated).
+void remove_from_entry_point_interfaces(Module& module, const std::unordered_set<uint32_t>& variables);
 
 }  // namespace vkpolyfill::lowering::ir

@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
 
+#include "ir/builtin_variable.h"
 #include "ir/id_remap.h"
 #include "ir/instruction_text.h"
 #include "passes/common/id_operands.h"
@@ -60,48 +61,52 @@ std::vector<TileVariable> remove_absent_colors(PassContext& context, const std::
     }
     if (absent.empty()) return kept;
 
-    // What reaches the absent variables: their access chains and loads (block order has definitions
-    // before uses), which go; their reads, which read zeros; and anything else, which is reported.
+    // What reaches the absent variables: their access chains and loads, which go, found to a fixed point
+    // (a module nobody validated may use an id before its definition).
     std::unordered_set<uint32_t> reached = absent;
-    std::unordered_set<const ir::Instruction*> removed;
-    std::vector<ir::Instruction*> reads;
-    const auto report_use = [&](const ir::Instruction& instruction) {
-        if (!refers_to(module, instruction, [&](uint32_t id) { return reached.contains(id); })) return;
+    const auto from_absent = [&](const ir::Instruction& i) { return i.words().size() > 3 && reached.contains(i.word(3)); };
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& function : module.functions) {
+            function->for_each_instruction([&](const ir::Instruction& i) {
+                if (derives_pointer_or_image(i.opcode()) && from_absent(i)) grew |= reached.insert(i.result_id()).second;
+            });
+        }
+    }
+    // Their reads read zeros; any other use is reported (and the lowering drops the module). Names and
+    // decorations go with the ids, and an entry point may list the variables in its interface (not name
+    // one as its function).
+    ir::remove_names_and_decorations(module, reached);
+    const auto rewritten = [&](const ir::Instruction& i) {
+        return from_absent(i) && (derives_pointer_or_image(i.opcode()) || i.opcode() == spv::OpColorAttachmentReadEXT);
+    };
+    module.for_each_instruction([&](const ir::Instruction& i) {
+        if (i.opcode() == spv::OpEntryPoint || absent.contains(i.result_id()) || rewritten(i)) return;
+        if (!refers_to(module, i, [&](uint32_t id) { return reached.contains(id); })) return;
         context.diagnostics.error("a tile image of a color location where the pipeline has no color attachment is used other "
                                   "than by its reads",
-                                  instruction.source_offset(), ir::instruction_text(instruction.words(), module));
-    };
-    for (const auto& instruction : module.types_values_constants) {
-        if (!absent.contains(instruction->result_id())) report_use(*instruction);  // debug information, say
-    }
-    for (const auto& function : module.functions) {
-        for (ir::BasicBlock& block : function->blocks) {
-            for (const auto& instruction : block.instructions) {
-                const uint32_t opcode = instruction->opcode();
-                const bool from_absent = instruction->words().size() > 3 && reached.contains(instruction->word(3));
-                if (from_absent && derives_pointer_or_image(opcode)) {
-                    reached.insert(instruction->result_id());
-                    removed.insert(instruction.get());
-                } else if (from_absent && opcode == spv::OpColorAttachmentReadEXT) {
-                    reads.push_back(instruction.get());
-                } else {
-                    report_use(*instruction);
-                }
-            }
-        }
+                                  i.source_offset(), ir::instruction_text(i.words(), module));
+    });
+    for (const auto& entry_point : module.entry_points) {
+        if (!reached.contains(entry_point->word(2))) continue;
+        context.diagnostics.error("an entry point names a tile image as its function", entry_point->source_offset(),
+                                  ir::instruction_text(entry_point->words(), module));
     }
     if (context.diagnostics.has_errors()) return kept;
 
-    for (ir::Instruction* read : reads) {
-        const std::array operands{read->type_id(), read->result_id(), context.types.get_constant_null(read->type_id())};
-        *read = *ir::make_instruction(spv::OpCopyObject, operands);
-    }
     for (const auto& function : module.functions) {
         for (ir::BasicBlock& block : function->blocks) {
-            std::erase_if(block.instructions, [&](const std::unique_ptr<ir::Instruction>& i) { return removed.contains(i.get()); });
+            std::erase_if(block.instructions, [&](const std::unique_ptr<ir::Instruction>& i) {
+                return derives_pointer_or_image(i->opcode()) && from_absent(*i);
+            });
+            for (auto& i : block.instructions) {
+                if (!rewritten(*i)) continue;
+                const std::array operands{i->type_id(), i->result_id(), context.types.get_constant_null(i->type_id())};
+                i = ir::make_instruction(spv::OpCopyObject, operands);
+            }
         }
     }
-    remove_from_interfaces(module, absent);
+    ir::remove_from_entry_point_interfaces(module, reached);
     ir::remove_global_definitions(module, absent);
     return kept;
 }

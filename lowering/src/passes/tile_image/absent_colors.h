@@ -13,7 +13,8 @@ namespace vkpolyfill::lowering::tile_image {
 
 // Rewrites the reads of the variables whose locations all lack an attachment and removes those
 // variables; returns the others. Reports an array whose locations are partly present, and a variable
-// of an absent location that reaches anything but reads (a function call, say); nothing changes then.
+// of an absent location that reaches anything but reads (a function call, say), after which the
+// module is only fit to be dropped (as lower() does).
 std::vector<TileVariable> remove_absent_colors(PassContext& context, const std::vector<TileVariable>& variables);
 
 }  // namespace vkpolyfill::lowering::tile_image

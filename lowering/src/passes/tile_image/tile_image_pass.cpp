@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
 
+#include "ir/builtin_variable.h"
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
@@ -55,7 +56,7 @@ class TileImagePass final : public Pass {
         if (module.header.version < kSpirv14) {
             std::unordered_set<uint32_t> ids;
             for (const TileVariable& v : variables) ids.insert(v.id);
-            tile_image::remove_from_interfaces(module, ids);
+            ir::remove_from_entry_point_interfaces(module, ids);
         }
 
         tile_image::AttachmentReads reads(context);

@@ -23,14 +23,6 @@ std::optional<uint32_t> element_count(const ir::Module& module, const ir::Instru
 
 }  // namespace
 
-void remove_from_interfaces(ir::Module& module, const std::unordered_set<uint32_t>& ids) {
-    for (auto& entry_point : module.entry_points) {
-        std::vector<uint32_t> words(entry_point->words().begin() + 1, entry_point->words().end());
-        std::erase_if(words, [&](uint32_t id) { return ids.contains(id); });
-        if (words.size() + 1 != entry_point->words().size()) entry_point = ir::make_instruction(spv::OpEntryPoint, words);
-    }
-}
-
 bool declares_tile_image(const ir::Module& module) {
     for (const auto& capability : module.capabilities) {
         switch (capability->word(1)) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_set>
 #include <vector>
 
 #include "diagnostics.h"
@@ -20,9 +19,6 @@ struct TileVariable {
 
 // Reports a variable without a Location or with an array length that is not a constant.
 std::vector<TileVariable> find_tile_variables(const ir::Module& module, Diagnostics& diagnostics);
-
-// Takes `ids` out of every entry point's interface list.
-void remove_from_interfaces(ir::Module& module, const std::unordered_set<uint32_t>& ids);
 
 // Whether the module declares any of SPV_EXT_shader_tile_image's capabilities.
 bool declares_tile_image(const ir::Module& module);
