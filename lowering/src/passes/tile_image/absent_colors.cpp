@@ -9,7 +9,6 @@
 #include "ir/id_remap.h"
 #include "ir/instruction_text.h"
 #include "passes/common/id_operands.h"
-#include "passes/tile_image/read_operands.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
