@@ -1,4 +1,5 @@
 #include <exception>
+#include <format>
 #include <new>
 
 #include "diagnostics.h"
@@ -37,6 +38,12 @@ Result lower(std::span<const uint32_t> words, const Target& target, const Option
         if (!module) return failure(diagnostics);
         const bool changed = run_emulation_passes(*module, target, options.specialization, emulated_sets(), diagnostics);
         if (diagnostics.has_errors()) return failure(diagnostics);
+        // The passes take ids past the input's bound; a module already near the limit has no room for them.
+        if (module->header.bound > ir::kMaxIdBound + 1) {
+            diagnostics.error(std::format("the lowered module needs an id bound of {}, past SPIR-V's limit of {}",
+                                          module->header.bound, ir::kMaxIdBound + 1));
+            return failure(diagnostics);
+        }
         Result result;
         result.ok = true;
         result.changed = changed;
