@@ -125,12 +125,12 @@ struct Prepared {
 VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index, Prepared& prepared,
                  TemporaryModules& temporaries) {
     const DeviceShaders& shaders = *data.shaders;
-    const uint32_t samples = info.pMultisampleState ? info.pMultisampleState->rasterizationSamples : 1;
     for (uint32_t s = 0; s < info.stageCount; ++s) {
         const VkPipelineShaderStageCreateInfo& stage = info.pStages[s];
         if (!stage_needs_lowering(shaders, stage)) continue;
         if (!prepared.copy) prepared.copy.emplace(&info, uses_color_attachments(info), uses_depth_stencil(info));
         const StageCode code = stage_code(shaders, stage, index);
+        StageRequest request{stage.pName, stage.pSpecializationInfo, shaders.subgroup.size};
         if (stage.stage == VK_SHADER_STAGE_FRAGMENT_BIT && data.tile_image) {
             const lowering::TileImageUsage usage = lowering::tile_image_usage(code.module->words, stage.pName);
             if (!usage.ok) return refuse_tile_image_reads(data, code, usage.error);
@@ -138,10 +138,12 @@ VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& inf
                 if (const VkResult result = prepare_reads(data, code, usage, info, *prepared.copy, prepared.record); result != VK_SUCCESS) {
                     return result;
                 }
+                // Only then: both are in the lowering cache's key, and other stages do not depend on them.
+                request.rasterization_samples = info.pMultisampleState ? info.pMultisampleState->rasterizationSamples : 1;
+                request.color_locations = color_locations(info);
             }
         }
-        const LoweredStage lowered =
-            lower_stage(data, code, {stage.pName, stage.pSpecializationInfo, shaders.subgroup.size, samples, color_locations(info)});
+        const LoweredStage lowered = lower_stage(data, code, request);
         if (lowered.result != VK_SUCCESS) return lowered.result;
         VkShaderModule module = VK_NULL_HANDLE;
         if (const VkResult result = temporaries.create(*lowered.words, module); result != VK_SUCCESS) return result;
