@@ -2,7 +2,8 @@
 // are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for;
 // fragment shaders reading emulated tile images as tile_image_shader_objects.h says (then no shader
 // of the call is linked: a twin stands in for one of them when drawn); other stages using an
-// emulated capability fail with a message.
+// emulated capability fail with a message. On a device emulating tile images every graphics shader
+// lists the layer's set layouts, as the fragment shaders reading them do.
 // Shaders of one call may be linked to each other, so a failure to lower any of them fails the
 // whole call before the driver sees it: every pShaders entry is VK_NULL_HANDLE.
 #include <algorithm>
@@ -45,7 +46,27 @@ struct LoweredShaders {
     std::vector<LoweredWords> words;
     std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT> required_sizes;
     std::vector<TileShaderCode> tile_shaders;
+    std::vector<std::vector<VkDescriptorSetLayout>> set_layouts;  // of other graphics shaders listing the layer's
 };
+
+// Shader objects drawn together must list identical set layouts (VUID-vkCmdDraw-None-08879): on a device
+// emulating tile images, every graphics shader lists the layer's, which a fragment shader reading tile
+// images needs. A shader listing more sets than the device reports is left as it is.
+bool lists_layer_sets(const DeviceData& data, const VkShaderCreateInfoEXT& info) {
+    return data.tile_image && info.stage != VK_SHADER_STAGE_COMPUTE_BIT && info.setLayoutCount <= data.tile_image->layouts.layer_set();
+}
+
+void list_layer_sets(const DeviceData& data, LoweredShaders& lowered) {
+    for (size_t i = 0; i < lowered.infos.size(); ++i) {
+        VkShaderCreateInfoEXT& info = lowered.infos[i];
+        const bool prepared = std::ranges::any_of(lowered.tile_shaders, [i](const TileShaderCode& t) { return t.index == i; });
+        if (prepared || !lists_layer_sets(data, info)) continue;
+        lowered.set_layouts[i] = data.tile_image->layouts.set_layouts({info.pSetLayouts, info.setLayoutCount});
+        if (lowered.set_layouts[i].empty()) continue;  // the driver refused the layer's set layout
+        info.setLayoutCount = static_cast<uint32_t>(lowered.set_layouts[i].size());
+        info.pSetLayouts = lowered.set_layouts[i].data();
+    }
+}
 
 // A fragment shader reading tile images, on a device emulating them: the result of
 // preparing it, or nothing when the shader is not one.
@@ -92,6 +113,7 @@ VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
     if (!lowered.tile_shaders.empty()) {
         for (VkShaderCreateInfoEXT& info : lowered.infos) info.flags &= ~VK_SHADER_CREATE_LINK_STAGE_BIT_EXT;
     }
+    list_layer_sets(data, lowered);
     return VK_SUCCESS;
 }
 
@@ -102,14 +124,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t create
     const DeviceData& data = device_data(device);
     const std::span<const VkShaderCreateInfoEXT> infos(pCreateInfos, createInfoCount);
     if (!data.shaders || std::ranges::none_of(infos, [&](const VkShaderCreateInfoEXT& info) {
-            return shader_needs_lowering(*data.shaders, info);
+            return shader_needs_lowering(*data.shaders, info) || lists_layer_sets(data, info);
         })) {
         return data.next.CreateShadersEXT(device, createInfoCount, pCreateInfos, pAllocator, pShaders);
     }
     VkResult result = VK_ERROR_OUT_OF_HOST_MEMORY;
     try {
         LoweredShaders lowered{{infos.begin(), infos.end()}, std::vector<LoweredWords>(infos.size()),
-                               std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT>(infos.size()), {}};
+                               std::vector<VkShaderRequiredSubgroupSizeCreateInfoEXT>(infos.size()), {},
+                               std::vector<std::vector<VkDescriptorSetLayout>>(infos.size())};
         lowered.tile_shaders.reserve(infos.size());  // they hold the set layouts the create infos point to
         result = lower_shaders(data, lowered);
         if (result == VK_SUCCESS) {

@@ -80,7 +80,7 @@ void TileImageDescriptors::write(VkDescriptorSet set, const TileSetLayout& layou
         writes.push_back(write);
     };
     for (const lowering::TileImageColors& c : layout.colors) {
-        for (uint32_t e = 0; e < c.count && c.location + e < kMaxTileImageColors; ++e) add(c.location, e, views.colors[c.location + e]);
+        for (uint32_t l = c.location; l < c.location + c.count && l < depth_binding_; ++l) add(0, l, views.colors[l]);  // element L: location L
     }
     if (layout.depth) add(depth_binding_, 0, views.depth);
     if (layout.stencil) add(depth_binding_ + 1, 0, views.stencil);

@@ -1,5 +1,6 @@
 #include "tile_image_layouts.h"
 
+#include <array>
 #include <format>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -23,11 +24,29 @@ TileImageLayouts::TileImageLayouts(VkDevice device, const VkuDeviceDispatchTable
     : device_(device), next_(next), layer_set_(layer_set), depth_binding_(depth_binding) {
     VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper();
     if (next_.CreateDescriptorSetLayout(device_, &info, nullptr, &empty_) != VK_SUCCESS) empty_ = VK_NULL_HANDLE;
+    create_shared();
 }
 
 TileImageLayouts::~TileImageLayouts() {
-    for (const auto& [key, set] : set_layouts_) next_.DestroyDescriptorSetLayout(device_, set->handle, nullptr);
+    next_.DestroyDescriptorSetLayout(device_, shared_, nullptr);
     next_.DestroyDescriptorSetLayout(device_, empty_, nullptr);
+}
+
+// Bindings are partially bound: a render pass may lack attachments a shader could read but does not.
+void TileImageLayouts::create_shared() {
+    const std::array bindings{
+        VkDescriptorSetLayoutBinding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, depth_binding_, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+        VkDescriptorSetLayoutBinding{depth_binding_, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+        VkDescriptorSetLayoutBinding{depth_binding_ + 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
+    const std::array<VkDescriptorBindingFlags, bindings.size()> flags{
+        VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT};
+    VkDescriptorSetLayoutBindingFlagsCreateInfo binding_flags = vku::InitStructHelper();
+    binding_flags.bindingCount = static_cast<uint32_t>(flags.size());
+    binding_flags.pBindingFlags = flags.data();
+    VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper(&binding_flags);
+    info.bindingCount = static_cast<uint32_t>(bindings.size());
+    info.pBindings = bindings.data();
+    if (next_.CreateDescriptorSetLayout(device_, &info, nullptr, &shared_) != VK_SUCCESS) shared_ = VK_NULL_HANDLE;
 }
 
 void TileImageLayouts::record(VkPipelineLayout layout, const VkPipelineLayoutCreateInfo& info) {
@@ -41,7 +60,7 @@ void TileImageLayouts::record(VkPipelineLayout layout, const VkPipelineLayoutCre
 void TileImageLayouts::forget(VkPipelineLayout layout) {
     if (!application_.erase(layout)) return;
     std::lock_guard lock(mutex_);  // a later layout may get the same handle
-    std::erase_if(pipeline_layouts_, [layout](const auto& entry) { return entry.first.first == layout; });
+    pipeline_layouts_.erase(layout);
 }
 
 std::shared_ptr<const ApplicationLayout> TileImageLayouts::application_layout(VkPipelineLayout layout) const {
@@ -49,47 +68,25 @@ std::shared_ptr<const ApplicationLayout> TileImageLayouts::application_layout(Vk
     return found->first ? found->second : nullptr;
 }
 
-// Binding L holds the attachments at locations L..L+count-1, so a tile-image array lowered to an
-// input-attachment array finds its elements in order; depth and stencil follow the colors. Bindings
-// are partially bound: a render pass may lack attachments a shader could read but does not.
 std::shared_ptr<const TileSetLayout> TileImageLayouts::set_layout(const lowering::TileImageUsage& usage) {
+    if (shared_ == VK_NULL_HANDLE) return nullptr;
     const std::vector<uint32_t> key = signature(usage);
     std::lock_guard lock(mutex_);
-    if (const auto found = set_layouts_.find(key); found != set_layouts_.end()) return found->second;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    auto add = [&bindings](uint32_t binding, uint32_t count) {
-        bindings.push_back({binding, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, count, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-    };
-    for (const lowering::TileImageColors& c : usage.colors) add(c.location, c.count);
-    if (usage.depth) add(depth_binding_, 1);
-    if (usage.stencil) add(depth_binding_ + 1, 1);
-    const std::vector<VkDescriptorBindingFlags> flags(bindings.size(), VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
-    VkDescriptorSetLayoutBindingFlagsCreateInfo binding_flags = vku::InitStructHelper();
-    binding_flags.bindingCount = static_cast<uint32_t>(flags.size());
-    binding_flags.pBindingFlags = flags.data();
-    VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper(&binding_flags);
-    info.bindingCount = static_cast<uint32_t>(bindings.size());
-    info.pBindings = bindings.data();
-    auto set = std::make_shared<TileSetLayout>();
-    if (next_.CreateDescriptorSetLayout(device_, &info, nullptr, &set->handle) != VK_SUCCESS) return nullptr;
-    set->colors = usage.colors;
-    set->depth = usage.depth;
-    set->stencil = usage.stencil;
-    set_layouts_.emplace(key, set);
+    std::shared_ptr<const TileSetLayout>& set = set_layouts_[key];
+    if (!set) set = std::make_shared<const TileSetLayout>(TileSetLayout{shared_, usage.colors, usage.depth, usage.stencil});
     return set;
 }
 
-std::vector<VkDescriptorSetLayout> TileImageLayouts::set_layouts(const ApplicationLayout& application,
-                                                                 const TileSetLayout& set) const {
-    std::vector<VkDescriptorSetLayout> sets = application.sets;
+std::vector<VkDescriptorSetLayout> TileImageLayouts::set_layouts(std::span<const VkDescriptorSetLayout> application) const {
+    if (shared_ == VK_NULL_HANDLE) return {};
+    std::vector<VkDescriptorSetLayout> sets(application.begin(), application.end());
     sets.resize(layer_set_, empty_);
-    sets.push_back(set.handle);
+    sets.push_back(shared_);
     return sets;
 }
 
-std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::create(const ApplicationLayout& application,
-                                                                     const TileSetLayout& set) {
-    const std::vector<VkDescriptorSetLayout> sets = set_layouts(application, set);
+std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::create(const ApplicationLayout& application) {
+    const std::vector<VkDescriptorSetLayout> sets = set_layouts(application.sets);
     VkPipelineLayoutCreateInfo info = vku::InitStructHelper();
     info.flags = application.flags;
     info.setLayoutCount = static_cast<uint32_t>(sets.size());
@@ -101,8 +98,7 @@ std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::create(const Applic
     return std::make_shared<const LayerPipelineLayout>(device_, next_, layout);
 }
 
-std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::pipeline_layout(VkPipelineLayout application,
-                                                                              const TileSetLayout& set, std::string& error) {
+std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::pipeline_layout(VkPipelineLayout application, std::string& error) {
     const std::shared_ptr<const ApplicationLayout> app = application_layout(application);
     if (!app) {
         error = "its pipeline layout was created before the layer could see it";
@@ -114,10 +110,10 @@ std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::pipeline_layout(VkP
         return nullptr;
     }
     std::lock_guard lock(mutex_);
-    std::weak_ptr<const LayerPipelineLayout>& slot = pipeline_layouts_[{application, set.handle}];
+    std::weak_ptr<const LayerPipelineLayout>& slot = pipeline_layouts_[application];
     std::shared_ptr<const LayerPipelineLayout> layout = slot.lock();
     if (!layout) {
-        layout = create(*app, set);
+        layout = create(*app);
         slot = layout;
     }
     if (!layout) error = "the driver could not create its pipeline layout";

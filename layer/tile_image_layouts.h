@@ -1,15 +1,18 @@
 // Pipeline layouts for lowered tile-image shaders: the application's set layouts and push constants,
 // empty set layouts up to the layer's set (the last one the device has, which the layer reports as
-// taken), and there the input attachments the shader reads (tile_image.h's bindings). Layouts that
-// agree for the application's sets stay compatible with its own layout, so its descriptor binds and
-// push constants keep working; one layer layout serves every pipeline with the same application layout
-// and the same reads.
+// taken), and there the layer's one set layout: every color location as an element of one input
+// attachment array at binding 0, depth and stencil after (lower.h's TileImageTarget), partially bound.
+// One set layout for every shader lets shader objects drawn together list identical set layouts, as
+// Vulkan asks (VUID-vkCmdDraw-None-08879), whatever each reads. Layouts that agree for the
+// application's sets stay compatible with its own layout, so its descriptor binds and push constants
+// keep working; one layer layout serves every pipeline with the same application layout.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include <vkpolyfill/lowering/tile_image.h>
@@ -18,7 +21,7 @@
 
 namespace vkpolyfill {
 
-// The input attachments one shader reads, as bindings of the layer's set.
+// The layer's set layout, and the input attachments of it one shader reads.
 struct TileSetLayout {
     VkDescriptorSetLayout handle = VK_NULL_HANDLE;
     std::vector<lowering::TileImageColors> colors;
@@ -63,27 +66,31 @@ class TileImageLayouts {
     // Null for a layout the layer never saw.
     std::shared_ptr<const ApplicationLayout> application_layout(VkPipelineLayout layout) const;
 
-    // The layer's set layout for these reads, made once; null if the driver refused it.
+    // What a shader reads, with the layer's set layout (one for every shader); null if the driver
+    // refused that layout.
     std::shared_ptr<const TileSetLayout> set_layout(const lowering::TileImageUsage& usage);
     // The application's sets, then the layer's; null if the driver refused it or the application
     // uses the layer's set itself (the error says so).
-    std::shared_ptr<const LayerPipelineLayout> pipeline_layout(VkPipelineLayout application, const TileSetLayout& set,
-                                                                std::string& error);
-    // The set layouts a shader object lists: the application's, the empty ones, the layer's.
-    std::vector<VkDescriptorSetLayout> set_layouts(const ApplicationLayout& application, const TileSetLayout& set) const;
-    std::shared_ptr<const LayerPipelineLayout> create(const ApplicationLayout& application, const TileSetLayout& set);
+    std::shared_ptr<const LayerPipelineLayout> pipeline_layout(VkPipelineLayout application, std::string& error);
+    // The set layouts a shader object lists: the application's, the empty ones, the layer's (empty if
+    // the driver refused the layer's).
+    std::vector<VkDescriptorSetLayout> set_layouts(std::span<const VkDescriptorSetLayout> application) const;
+    std::shared_ptr<const LayerPipelineLayout> create(const ApplicationLayout& application);
 
   private:
+    void create_shared();
+
     VkDevice device_;
     const VkuDeviceDispatchTable& next_;
     uint32_t layer_set_;
     uint32_t depth_binding_;
     VkDescriptorSetLayout empty_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout shared_ = VK_NULL_HANDLE;  // the layer's set: every color, depth and stencil
     vku::concurrent::unordered_map<VkPipelineLayout, std::shared_ptr<const ApplicationLayout>, 2> application_;
     // Pipeline creation only: a plain lock is enough.
     std::mutex mutex_;
     std::map<std::vector<uint32_t>, std::shared_ptr<const TileSetLayout>> set_layouts_;
-    std::map<std::pair<VkPipelineLayout, VkDescriptorSetLayout>, std::weak_ptr<const LayerPipelineLayout>> pipeline_layouts_;
+    std::map<VkPipelineLayout, std::weak_ptr<const LayerPipelineLayout>> pipeline_layouts_;
 };
 
 }  // namespace vkpolyfill

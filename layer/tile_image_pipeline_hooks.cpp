@@ -62,7 +62,7 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
     if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");
     std::string error;
-    std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.pipeline_layout(info.layout, *set_layout, error);
+    std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.pipeline_layout(info.layout, error);
     if (!layout) return refuse_tile_image_reads(data, code, error);
     copy.layout = layout->layout;
 

@@ -48,7 +48,7 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     ApplicationLayout application;
     application.sets.assign(info.pSetLayouts, info.pSetLayouts + info.setLayoutCount);
     application.push_constants.assign(info.pPushConstantRanges, info.pPushConstantRanges + info.pushConstantRangeCount);
-    std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.create(application, *set_layout);
+    std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.create(application);
     if (!layout) return refuse_tile_image_reads(data, code, "the driver could not create its pipeline layout");
 
     const uint32_t subgroup_size = data.shaders->subgroup.size;
@@ -59,7 +59,7 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
 
     prepared.single = std::move(single.words);
     prepared.multisampled = std::move(multi.words);
-    prepared.set_layouts = tile.layouts.set_layouts(application, *set_layout);
+    prepared.set_layouts = tile.layouts.set_layouts(application.sets);
     prepared.reads = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout)});
     info.pCode = prepared.single->data();
     info.codeSize = prepared.single->size() * sizeof(uint32_t);

@@ -118,7 +118,7 @@ TEST_F(TileImageRefusals, AnUnsupportedPipelineFailsWithAMessageNamingTheShader)
     EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "VkShaderModule 0x"), 1u) << messages_.dump();
 }
 
-// Color location L reads binding L of the layer's set; the depth and stencil bindings follow the
+// Color location L reads element L of the layer's color array; the depth and stencil bindings follow the
 // locations the device has, so a location beyond them is refused, never aliased.
 TEST_F(TileImageRefusals, AColorLocationBeyondTheDevicesFailsWithAMessage) {
     VkPhysicalDeviceProperties properties;

@@ -24,11 +24,12 @@ using EmulatedSet = uint32_t;
 constexpr EmulatedSet bit(Emulated e) { return static_cast<EmulatedSet>(e); }
 
 // Where lowered SPV_EXT_shader_tile_image reads find their attachments (tile_image.h): input
-// attachments in the layer's descriptor set, colors at binding = Location, depth and stencil at
+// attachments in the layer's descriptor set, color location L as element L of an array at binding 0
+// (`depth_binding` elements long: the color locations the set has), depth and stencil at
 // `depth_binding` and the binding after it, multisampled when the pipeline rasterizes `samples` > 1.
 struct TileImageTarget {
     uint32_t descriptor_set = 0;
-    uint32_t depth_binding = 8;
+    uint32_t depth_binding = 8;  // also the number of color locations; a tile image at or past it is reported
     uint32_t samples = 1;
     // The color locations the pipeline has an attachment at (bit L for location L; locations from 32
     // on count as present). A tile image of another location reads zeros (the extension leaves its

@@ -12,7 +12,7 @@
 namespace vkpolyfill::lowering {
 
 // A tile-image variable: `count` consecutive color locations from `location` (an array of
-// `count`); lowered, it reads input attachments `location`.. at binding `location`.
+// `count`); lowered, it reads input attachments `location`.. (elements `location`.. of binding 0).
 struct TileImageColors {
     uint32_t location = 0;
     uint32_t count = 1;

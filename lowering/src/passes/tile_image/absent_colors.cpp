@@ -8,7 +8,6 @@
 #include "ir/builtin_variable.h"
 #include "ir/id_remap.h"
 #include "ir/instruction_text.h"
-#include "passes/common/id_operands.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
@@ -79,18 +78,8 @@ std::vector<TileVariable> remove_absent_colors(PassContext& context, const std::
     const auto rewritten = [&](const ir::Instruction& i) {
         return from_absent(i) && (derives_pointer_or_image(i.opcode()) || i.opcode() == spv::OpColorAttachmentReadEXT);
     };
-    module.for_each_instruction([&](const ir::Instruction& i) {
-        if (i.opcode() == spv::OpEntryPoint || absent.contains(i.result_id()) || rewritten(i)) return;
-        if (!refers_to(module, i, [&](uint32_t id) { return reached.contains(id); })) return;
-        context.diagnostics.error("a tile image of a color location where the pipeline has no color attachment is used other "
-                                  "than by its reads",
-                                  i.source_offset(), ir::instruction_text(i.words(), module));
-    });
-    for (const auto& entry_point : module.entry_points) {
-        if (!reached.contains(entry_point->word(2))) continue;
-        context.diagnostics.error("an entry point names a tile image as its function", entry_point->source_offset(),
-                                  ir::instruction_text(entry_point->words(), module));
-    }
+    report_uses(context, reached, rewritten,
+                "a tile image of a color location where the pipeline has no color attachment is used other than by its reads");
     if (context.diagnostics.has_errors()) return kept;
 
     for (const auto& function : module.functions) {

@@ -4,13 +4,11 @@
 #include <spirv/unified1/spirv.hpp>
 #include <vector>
 
-#include "ir/builtin_variable.h"
 #include "passes/tile_image/read_operands.h"
+#include "passes/tile_image/tile_variables.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
-
-constexpr uint32_t kSpirv14 = 0x00010400;
 
 bool is_vector(const ir::Module& module, uint32_t type) {
     const ir::Instruction* definition = module.find_definition(type);
@@ -41,18 +39,7 @@ uint32_t AttachmentReads::image_type(uint32_t component_type) {
 // Depth and stencil are the attachments without an InputAttachmentIndex: dynamic rendering maps
 // those to its depth/stencil attachment.
 uint32_t AttachmentReads::aspect_variable(uint32_t& variable, uint32_t component_type, uint32_t binding) {
-    if (variable) return variable;
-    ir::Module& module = context_.module;
-    const uint32_t pointer = context_.types.get_type_pointer(spv::StorageClassUniformConstant, image_type(component_type));
-    variable = module.take_next_id();
-    module.types_values_constants.push_back(
-        ir::make_instruction(spv::OpVariable, std::array{pointer, variable, uint32_t{spv::StorageClassUniformConstant}}));
-    module.register_definition(*module.types_values_constants.back());
-    const uint32_t set = context_.target.tile_image.descriptor_set;
-    module.annotations.push_back(ir::make_instruction(spv::OpDecorate, std::array{variable, uint32_t{spv::DecorationDescriptorSet}, set}));
-    module.annotations.push_back(ir::make_instruction(spv::OpDecorate, std::array{variable, uint32_t{spv::DecorationBinding}, binding}));
-    // Before SPIR-V 1.4 interfaces list Input and Output variables only.
-    if (module.header.version >= kSpirv14) ir::add_to_entry_point_interfaces(module, variable);
+    if (!variable) variable = add_layer_variable(context_, image_type(component_type), binding);
     return variable;
 }
 

@@ -1,16 +1,15 @@
 #include "passes/tile_image/tile_image_pass.h"
 
 #include <algorithm>
-#include <array>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
 
-#include "ir/builtin_variable.h"
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
 #include "passes/tile_image/absent_colors.h"
 #include "passes/tile_image/attachment_reads.h"
+#include "passes/tile_image/color_array.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
@@ -19,7 +18,6 @@ namespace {
 
 using tile_image::TileVariable;
 
-constexpr uint32_t kSpirv14 = 0x00010400;
 constexpr uint32_t kSpirv15 = 0x00010500;
 
 bool is_constant(const ir::Instruction* definition) {
@@ -51,13 +49,9 @@ class TileImagePass final : public Pass {
         if (context.diagnostics.has_errors()) return false;
         ir::Module& module = context.module;
         const bool dynamic_index = indexes_dynamically(module, variables);
+        tile_image::gather_colors(context, variables);
+        if (context.diagnostics.has_errors()) return false;
         rewrite_types(module, context.target.tile_image.samples > 1);
-        decorate(module, variables, context.target.tile_image.descriptor_set);
-        if (module.header.version < kSpirv14) {
-            std::unordered_set<uint32_t> ids;
-            for (const TileVariable& v : variables) ids.insert(v.id);
-            ir::remove_from_entry_point_interfaces(module, ids);
-        }
 
         tile_image::AttachmentReads reads(context);
         for (const auto& function : module.functions) {
@@ -81,10 +75,8 @@ class TileImagePass final : public Pass {
     // An array of tile images indexed by a value known only at run time: its input attachments need
     // InputAttachmentArrayDynamicIndexing.
     static bool indexes_dynamically(const ir::Module& module, const std::vector<TileVariable>& variables) {
-        std::unordered_set<uint32_t> arrays;
-        for (const TileVariable& v : variables) {
-            if (v.count > 1) arrays.insert(v.id);
-        }
+        std::unordered_set<uint32_t> arrays;  // an index into a single image is invalid, so all variables will do
+        for (const TileVariable& v : variables) arrays.insert(v.id);
         bool dynamic = false;
         for (const auto& function : module.functions) {
             function->for_each_instruction([&](const ir::Instruction& instruction) {
@@ -117,24 +109,6 @@ class TileImagePass final : public Pass {
                     break;
                 default:
                     break;
-            }
-        }
-    }
-
-    // Location L becomes input attachment L at binding L of the layer's set; an array of N takes
-    // attachments L..L+N-1 from binding L's N descriptors.
-    static void decorate(ir::Module& module, const std::vector<TileVariable>& variables, uint32_t set) {
-        std::unordered_set<uint32_t> ids;
-        for (const TileVariable& v : variables) ids.insert(v.id);
-        std::erase_if(module.annotations, [&](const std::unique_ptr<ir::Instruction>& a) {
-            return a->opcode() == spv::OpDecorate && ids.contains(a->word(1)) && a->word(2) == spv::DecorationLocation;
-        });
-        for (const TileVariable& v : variables) {
-            for (const auto [decoration, value] : {std::pair{spv::DecorationDescriptorSet, set},
-                                                   std::pair{spv::DecorationBinding, v.location},
-                                                   std::pair{spv::DecorationInputAttachmentIndex, v.location}}) {
-                module.annotations.push_back(
-                    ir::make_instruction(spv::OpDecorate, std::array{v.id, uint32_t{decoration}, value}));
             }
         }
     }

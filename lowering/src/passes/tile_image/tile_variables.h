@@ -4,10 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "diagnostics.h"
 #include "ir/module.h"
+#include "passes/pass.h"
 
 namespace vkpolyfill::lowering::tile_image {
 
@@ -22,5 +26,15 @@ std::vector<TileVariable> find_tile_variables(const ir::Module& module, Diagnost
 
 // Whether the module declares any of SPV_EXT_shader_tile_image's capabilities.
 bool declares_tile_image(const ir::Module& module);
+
+// A UniformConstant variable of `pointee` at `binding` of the layer's set, listed in the entry points'
+// interfaces from SPIR-V 1.4 on (before, interfaces list Input and Output variables only).
+uint32_t add_layer_variable(PassContext& context, uint32_t pointee, uint32_t binding);
+
+// Reports, with `message`, every instruction naming one of `ids` that `allowed` refuses (their own
+// definitions and the entry points' interface lists aside), and an entry point whose function is one:
+// what a rewrite of those ids would leave dangling.
+void report_uses(PassContext& context, const std::unordered_set<uint32_t>& ids,
+                 const std::function<bool(const ir::Instruction&)>& allowed, std::string_view message);
 
 }  // namespace vkpolyfill::lowering::tile_image
