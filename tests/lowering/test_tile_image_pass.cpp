@@ -203,7 +203,8 @@ TEST(TileImagePass, ATileImageArrayUsedOtherThanThroughAccessChainsIsReported) {
     const Result result = lower(assemble(text), emulating_tile_image(1), {});
     ASSERT_FALSE(result.ok);
     ASSERT_FALSE(result.diagnostics.empty());
-    EXPECT_TRUE(contains(result.diagnostics.front().message, "used other than by loads and access chains")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "a tile-image array other than as the base of an access chain"))
+        << messages(result);
     EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpCopyObject")) << messages(result);
 }
 

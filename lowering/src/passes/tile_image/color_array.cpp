@@ -45,8 +45,8 @@ class ColorArray {
             }
         }
         report_uses(context_, ids, [this](const ir::Instruction& i) { return in_blocks_.contains(&i) && fits(i); },
-                    "a tile image is used other than by loads and access chains in functions (an array, through access chains "
-                    "with an integer index only)");
+                    "a tile image is used outside a function's code, or a tile-image array other than as the base of an "
+                    "access chain with an integer index");
         if (context_.diagnostics.has_errors()) return;
         for (const auto& function : module_.functions) rewrite(*function);
         ir::remove_from_entry_point_interfaces(module_, ids);
