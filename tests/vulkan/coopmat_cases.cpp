@@ -24,8 +24,8 @@ std::string unmet(const Requirement& needs, const std::vector<Configuration>& li
     if (needs.configuration && !reported(*needs.configuration, list)) return describe(*needs.configuration);
     std::string missing;
     for (const MatrixType& m : needs.matrices) {
-        const std::string name = std::string(component_name(m.type)) + " " + std::to_string(m.rows) + "x" +
-                                 std::to_string(m.cols) + " matrices";
+        const std::string name = std::string(component_name(m.type)) + " " + std::string(use_name(m.use)) + " " +
+                                 std::to_string(m.rows) + "x" + std::to_string(m.cols) + " matrices";
         if (!declarable(m, list) && missing.find(name) == std::string::npos) missing += (missing.empty() ? "" : ", ") + name;
     }
     return missing;

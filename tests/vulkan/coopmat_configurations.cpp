@@ -142,9 +142,7 @@ std::vector<Configuration> query_configurations(VkPhysicalDevice physical_device
 bool declarable(const MatrixType& matrix, std::span<const Configuration> reported_list) {
     return std::ranges::any_of(reported_list, [&](const Configuration& c) {
         if (c.scope != VK_SCOPE_SUBGROUP_KHR) return false;
-        return std::ranges::any_of(matrices_of(c), [&](const MatrixType& m) {
-            return m.type == matrix.type && m.rows == matrix.rows && m.cols == matrix.cols;
-        });
+        return std::ranges::any_of(matrices_of(c), [&](const MatrixType& m) { return m == matrix; });
     });
 }
 

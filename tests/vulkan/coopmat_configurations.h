@@ -75,9 +75,9 @@ std::vector<MatrixType> two_per_type(const std::vector<MatrixType>& types);
 // is there, so the entry point exists.
 std::vector<Configuration> query_configurations(VkPhysicalDevice physical_device);
 
-// Whether a shader may declare `matrix` on a device reporting `reported`: its component type, rows
-// and columns must be those of one of the matrices of a subgroup-scope entry (the runtime SPIR-V
-// rule for OpTypeCooperativeMatrixKHR names no use).
+// Whether a shader may declare `matrix` on a device reporting `reported`: its use, component type,
+// rows and columns must be those of one of the matrices of a subgroup-scope entry (A: MxK of AType,
+// B: KxN of BType, accumulator: MxN of CType or ResultType; VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163).
 bool declarable(const MatrixType& matrix, std::span<const Configuration> reported);
 bool reported(const Configuration& configuration, std::span<const Configuration> list);
 
