@@ -102,7 +102,8 @@ class ColorArray {
 
     void rewrite(ir::Function& function) {
         // The single tile images the function names, each a pointer to its element made after the
-        // entry block's variables (so it dominates every use, phis included); ordered for stable ids.
+        // entry block's leading variables (so it dominates every use, phis included, and precedes any
+        // in a module that puts code before a variable); ordered for stable ids.
         std::set<uint32_t> named;
         function.for_each_instruction([&](const ir::Instruction& i) {
             refers_to(module_, i, [&](uint32_t id) {
@@ -115,9 +116,7 @@ class ColorArray {
         if (!named.empty()) {
             ir::BasicBlock& entry = function.blocks.front();
             size_t at = 1;  // after the OpLabel
-            for (size_t i = 1; i < entry.instructions.size(); ++i) {
-                if (entry.instructions[i]->opcode() == spv::OpVariable) at = i + 1;
-            }
+            while (at < entry.instructions.size() && entry.instructions[at]->opcode() == spv::OpVariable) ++at;
             ir::Builder builder(module_, entry, at);
             for (const uint32_t id : named) {
                 const Gathered& g = gathered_.at(id);
