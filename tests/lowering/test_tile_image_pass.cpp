@@ -49,7 +49,7 @@ std::vector<uint32_t> color_arrays(const SpirvFacts& facts) {
 }
 
 // The element each access chain into them takes: "N" for a constant, "index+N" for a run-time index
-// plus a constant.
+// plus a constant, "spec+N" for a specialization constant plus a constant.
 std::multiset<std::string> color_elements(const SpirvFacts& facts) {
     const std::vector<uint32_t> arrays = color_arrays(facts);
     std::multiset<std::string> elements;
@@ -61,6 +61,10 @@ std::multiset<std::string> color_elements(const SpirvFacts& facts) {
             continue;
         }
         const Words& sum = facts.definitions.at(index);
+        if ((sum[0] & 0xFFFF) == spv::OpSpecConstantOp && sum[3] == spv::OpIAdd && facts.constant(sum[5])) {
+            elements.insert("spec+" + std::to_string(*facts.constant(sum[5])));
+            continue;
+        }
         const bool added = (sum[0] & 0xFFFF) == spv::OpIAdd && facts.constant(sum[4]);
         elements.insert(added ? "index+" + std::to_string(*facts.constant(sum[4])) : "?");
     }
@@ -192,6 +196,24 @@ TEST(TileImagePass, AConstantIndexIntoAnArrayTakesAConstantElement) {
     EXPECT_EQ(validate(result.words, kVulkan13), "");
     const SpirvFacts facts = read_facts(result.words);
     EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "4"}));
+    EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
+}
+
+// A specialization-constant index stays one: the element is a specialization constant too, so no
+// dynamic indexing either.
+TEST(TileImagePass, ASpecializationConstantIndexIntoAnArrayStaysAConstant) {
+    std::string text(kEveryRead);
+    const std::string_view chain = "%element = OpAccessChain %ptr_uimage %array %i";
+    text.replace(text.find(chain), chain.size(), "%element = OpAccessChain %ptr_uimage %array %spec");
+    const std::string_view constant = "%uint_2 = OpConstant %uint 2";
+    text.replace(text.find(constant), constant.size(), "%uint_2 = OpConstant %uint 2\n%spec = OpSpecConstant %uint 1");
+    const std::string_view decoration = "OpDecorate %out Location 0";
+    text.replace(text.find(decoration), decoration.size(), "OpDecorate %out Location 0\nOpDecorate %spec SpecId 5");
+    const Result result = lower(assemble(text), emulating_tile_image(1), {});
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "spec+3"}));
     EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
 }
 
