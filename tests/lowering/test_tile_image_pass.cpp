@@ -217,6 +217,31 @@ TEST(TileImagePass, ASpecializationConstantIndexIntoAnArrayStaysAConstant) {
     EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
 }
 
+// A single tile image passed to a function: the caller passes a pointer to its element (an element of
+// an array of images may be a function argument), and the callee reads through its parameter.
+TEST(TileImagePass, ATileImagePassedToAFunctionIsReadThroughItsElement) {
+    std::string text(kEveryRead);
+    const std::string_view read = "%scalar = OpColorAttachmentReadEXT %float %img";
+    text.replace(text.find(read), read.size(), "%scalar = OpFunctionCall %float %read_color %color");
+    const std::string_view types_end = "%out = OpVariable %ptr_out Output";
+    text.replace(text.find(types_end), types_end.size(), "%out = OpVariable %ptr_out Output\n%read_fn = OpTypeFunction %float %ptr_image");
+    text += R"(
+%read_color = OpFunction %float None %read_fn
+%param = OpFunctionParameter %ptr_image
+%body = OpLabel
+%param_image = OpLoad %image %param
+%param_texel = OpColorAttachmentReadEXT %float %param_image
+OpReturnValue %param_texel
+OpFunctionEnd
+)";
+    const Result result = lower(assemble(text), emulating_tile_image(1), {});
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "index+3"}));
+    EXPECT_EQ(facts.count(spv::OpImageRead), 5u);  // the callee's, the pair's, the array's, depth and stencil
+}
+
 // An array's elements are found through its access chains only; a copy of its pointer is reported.
 TEST(TileImagePass, ATileImageArrayUsedOtherThanThroughAccessChainsIsReported) {
     std::string text(kEveryRead);

@@ -24,7 +24,7 @@ struct Gathered {
     uint32_t location = 0;
     bool array = false;    // an array of tile images: reached through access chains only
     uint32_t alias = 0;    // the array variable of its image type
-    uint32_t element = 0;  // the type of a pointer to one image of that type
+    uint32_t element = 0;  // a single image's pointer type
 };
 
 class ColorArray {
@@ -77,7 +77,9 @@ class ColorArray {
             module_.annotations.push_back(
                 ir::make_instruction(spv::OpDecorate, std::array{alias, uint32_t{spv::DecorationInputAttachmentIndex}, 0u}));
         }
-        gathered_[v.id] = {v.location, array, alias, types_.get_type_pointer(spv::StorageClassUniformConstant, image_type)};
+        // A single image's pointer keeps the variable's pointer type (UniformConstant once the pass has
+        // rewritten it): the type of any function parameter it is passed to. Pointer types are not merged.
+        gathered_[v.id] = {v.location, array, alias, array ? 0u : pointer->result_id()};
     }
 
     // What a function may do with a tile image: anything with a single one (it gets a pointer to its
