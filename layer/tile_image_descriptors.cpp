@@ -79,8 +79,8 @@ void TileImageDescriptors::write(VkDescriptorSet set, const TileSetLayout& layou
         write.pImageInfo = &images.back();
         writes.push_back(write);
     };
-    for (const lowering::TileImageColors& c : layout.colors) {
-        for (uint32_t l = c.location; l < c.location + c.count && l < depth_binding_; ++l) add(0, l, views.colors[l]);  // element L: location L
+    for (const lowering::TileImageColors& c : layout.colors) {  // element L of binding 0: location L
+        for (uint32_t l = c.location; l < c.location + c.count && l < depth_binding_; ++l) add(0, l, views.colors[l]);
     }
     if (layout.depth) add(depth_binding_, 0, views.depth);
     if (layout.stencil) add(depth_binding_ + 1, 0, views.stencil);

@@ -1,5 +1,5 @@
 // The descriptor sets the lowered tile-image reads use: input attachments in RENDERING_LOCAL_READ
-// pointing at a render pass instance's attachments. One set per set layout and set of views, written
+// pointing at a render pass instance's attachments. One set per set of views a shader reads, written
 // once and kept until one of its views is destroyed (a handle may come back for another view), so a
 // render pass instance costs a lookup, not an allocation and a write. Lookups share a lock; a new
 // set or a destroyed view takes it alone.
