@@ -186,45 +186,45 @@ TEST(TileImagePass, ReadsOfEveryShapeBecomeInputAttachmentReads) {
     }
 }
 
-// A constant index into a tile-image array is folded into the element's: no dynamic indexing.
-TEST(TileImagePass, AConstantIndexIntoAnArrayTakesAConstantElement) {
-    std::string text(kEveryRead);
-    const std::string_view chain = "%element = OpAccessChain %ptr_uimage %array %i";
-    text.replace(text.find(chain), chain.size(), "%element = OpAccessChain %ptr_uimage %array %uint_1");
+// `text` with its first `from` replaced by `to`.
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+}
+
+// Lowers `text` to valid SPIR-V whose color elements are `elements`, all constants: no dynamic indexing.
+void expect_constant_elements(const std::string& text, const std::multiset<std::string>& elements) {
     const Result result = lower(assemble(text), emulating_tile_image(1), {});
     ASSERT_TRUE(result.ok) << messages(result);
     EXPECT_EQ(validate(result.words, kVulkan13), "");
     const SpirvFacts facts = read_facts(result.words);
-    EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "4"}));
+    EXPECT_EQ(color_elements(facts), elements);
     EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
 }
 
-// A specialization-constant index stays one: the element is a specialization constant too, so no
-// dynamic indexing either.
+constexpr std::string_view kArrayChain = "%element = OpAccessChain %ptr_uimage %array %i";
+
+// A constant index into a tile-image array is folded into the element's.
+TEST(TileImagePass, AConstantIndexIntoAnArrayTakesAConstantElement) {
+    expect_constant_elements(replaced(std::string(kEveryRead), kArrayChain, "%element = OpAccessChain %ptr_uimage %array %uint_1"),
+                             {"2", "4"});
+}
+
+// A specialization-constant index stays one: the element is a specialization constant too.
 TEST(TileImagePass, ASpecializationConstantIndexIntoAnArrayStaysAConstant) {
-    std::string text(kEveryRead);
-    const std::string_view chain = "%element = OpAccessChain %ptr_uimage %array %i";
-    text.replace(text.find(chain), chain.size(), "%element = OpAccessChain %ptr_uimage %array %spec");
-    const std::string_view constant = "%uint_2 = OpConstant %uint 2";
-    text.replace(text.find(constant), constant.size(), "%uint_2 = OpConstant %uint 2\n%spec = OpSpecConstant %uint 1");
-    const std::string_view decoration = "OpDecorate %out Location 0";
-    text.replace(text.find(decoration), decoration.size(), "OpDecorate %out Location 0\nOpDecorate %spec SpecId 5");
-    const Result result = lower(assemble(text), emulating_tile_image(1), {});
-    ASSERT_TRUE(result.ok) << messages(result);
-    EXPECT_EQ(validate(result.words, kVulkan13), "");
-    const SpirvFacts facts = read_facts(result.words);
-    EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "spec+3"}));
-    EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
+    std::string text = replaced(std::string(kEveryRead), kArrayChain, "%element = OpAccessChain %ptr_uimage %array %spec");
+    text = replaced(text, "%uint_2 = OpConstant %uint 2", "%uint_2 = OpConstant %uint 2\n%spec = OpSpecConstant %uint 1");
+    text = replaced(text, "OpDecorate %out Location 0", "OpDecorate %out Location 0\nOpDecorate %spec SpecId 5");
+    expect_constant_elements(text, {"2", "spec+3"});
 }
 
 // A single tile image passed to a function: the caller passes a pointer to its element (an element of
 // an array of images may be a function argument), and the callee reads through its parameter.
 TEST(TileImagePass, ATileImagePassedToAFunctionIsReadThroughItsElement) {
-    std::string text(kEveryRead);
-    const std::string_view read = "%scalar = OpColorAttachmentReadEXT %float %img";
-    text.replace(text.find(read), read.size(), "%scalar = OpFunctionCall %float %read_color %color");
-    const std::string_view types_end = "%out = OpVariable %ptr_out Output";
-    text.replace(text.find(types_end), types_end.size(), "%out = OpVariable %ptr_out Output\n%read_fn = OpTypeFunction %float %ptr_image");
+    std::string text = replaced(std::string(kEveryRead), "%scalar = OpColorAttachmentReadEXT %float %img",
+                                "%scalar = OpFunctionCall %float %read_color %color");
+    text = replaced(text, "%out = OpVariable %ptr_out Output",
+                    "%out = OpVariable %ptr_out Output\n%read_fn = OpTypeFunction %float %ptr_image");
     text += R"(
 %read_color = OpFunction %float None %read_fn
 %param = OpFunctionParameter %ptr_image
@@ -244,9 +244,8 @@ OpFunctionEnd
 
 // An array's elements are found through its access chains only; a copy of its pointer is reported.
 TEST(TileImagePass, ATileImageArrayUsedOtherThanThroughAccessChainsIsReported) {
-    std::string text(kEveryRead);
-    const std::string_view chain = "%element = OpAccessChain %ptr_uimage %array %i";
-    text.replace(text.find(chain), chain.size(), "%copy = OpCopyObject %ptr_array %array\n%element = OpAccessChain %ptr_uimage %copy %i");
+    const std::string text = replaced(std::string(kEveryRead), kArrayChain,
+                                      "%copy = OpCopyObject %ptr_array %array\n%element = OpAccessChain %ptr_uimage %copy %i");
     const Result result = lower(assemble(text), emulating_tile_image(1), {});
     ASSERT_FALSE(result.ok);
     ASSERT_FALSE(result.diagnostics.empty());
