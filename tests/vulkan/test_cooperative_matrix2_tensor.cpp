@@ -3,7 +3,9 @@
 // run on the driver without the layer, against the CPU transcription of the spec's addressing
 // pseudo-code (tensor_reference.h): every clamp mode at the edges of 1-, 2-, 3- and 5-D slices,
 // explicit strides, block sizes, transposing and clipping views, views with their own dimensions,
-// strides and permutation, and stores that discard what falls outside.
+// strides and permutation, and stores that discard what falls outside; all of it again with the
+// buffers declared as uint8_t arrays (each float component four array elements, as llama.cpp's
+// attention kernels load their matrices).
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
@@ -112,6 +114,8 @@ void run(const Case& test, const char* shader, uint32_t n) {
 
     VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper();
     features12.vulkanMemoryModel = VK_TRUE;
+    features12.storageBuffer8BitAccess = VK_TRUE;  // the byte variants
+    features12.shaderInt8 = VK_TRUE;
     Context context({.layer = false, .device_features_next = &features12});
     const lowering::Target target = coopmat2_target(context.physical_device, 16384);
     const uint32_t constants[] = {test.op, test.mode};
@@ -214,6 +218,12 @@ class CooperativeMatrix2TensorWorkgroup : public testing::TestWithParam<Case> {}
 
 TEST_P(CooperativeMatrix2TensorSubgroup, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_subgroup.comp", 16); }
 TEST_P(CooperativeMatrix2TensorWorkgroup, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_workgroup.comp", 32); }
+TEST_P(CooperativeMatrix2TensorSubgroup, ThroughBytesMatchesCpu) {
+    run(GetParam(), "tests/coopmat2/tensor_addressing_subgroup_bytes.comp", 16);
+}
+TEST_P(CooperativeMatrix2TensorWorkgroup, ThroughBytesMatchesCpu) {
+    run(GetParam(), "tests/coopmat2/tensor_addressing_workgroup_bytes.comp", 32);
+}
 
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorSubgroup, testing::ValuesIn(cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorWorkgroup, testing::ValuesIn(cases()), case_name);

@@ -1,8 +1,10 @@
 // OpCooperativeMatrixLoadKHR / StoreKHR round trips, VK-GL-CTS style: every matrix type of the
 // covered configurations (each use), each storage class (StorageBuffer, Workgroup arrays,
 // PhysicalStorageBuffer), pointee types wider than the component type (f16 through f16vec2 / uint /
-// uvec4, int8 through uint / uvec4, f32 and u32 through uvec4), and within each case every pair of
-// load and store layouts with tight, padded and zero (broadcast) load strides at non-zero offsets.
+// uvec4, int8 through uint / uvec4, f32 and u32 through uvec4) and narrower (f16, f32 and u32 through
+// uint8_t, f32 through uint16_t: a component spans several array elements), and within each case
+// every pair of load and store layouts with tight, padded and zero (broadcast) load strides at
+// non-zero offsets.
 // The whole target buffer is compared, so stray writes into padding show too.
 //
 // A round trip cannot see a layout that loads and stores consistently transposed; the MulAdd cases
@@ -21,6 +23,9 @@ struct Pointee {
     uint32_t bytes;
 
     bool scalar() const { return bytes == component_bytes(element); }
+    // Components in one pointee, and pointees in one component: one of them is 1.
+    uint32_t per_pointee() const { return std::max(1u, bytes / component_bytes(element)); }
+    uint32_t span() const { return std::max(1u, component_bytes(element) / bytes); }
     std::string shader() const {
         return "tests/coopmat/load_store_" + std::string(short_name(element)) + "_" +
                (scalar() ? std::string(short_name(element)) : std::string(glsl)) + ".comp";
@@ -35,6 +40,8 @@ constexpr Pointee kPointees[] = {
     {VK_COMPONENT_TYPE_UINT8_KHR, "uint8_t", 1},     {VK_COMPONENT_TYPE_UINT8_KHR, "uint", 4},
     {VK_COMPONENT_TYPE_UINT8_KHR, "uvec4", 16},      {VK_COMPONENT_TYPE_SINT32_KHR, "int", 4},
     {VK_COMPONENT_TYPE_UINT32_KHR, "uint", 4},       {VK_COMPONENT_TYPE_UINT32_KHR, "uvec4", 16},
+    {VK_COMPONENT_TYPE_FLOAT16_KHR, "uint8_t", 1},   {VK_COMPONENT_TYPE_FLOAT32_KHR, "uint8_t", 1},
+    {VK_COMPONENT_TYPE_FLOAT32_KHR, "uint16_t", 2},  {VK_COMPONENT_TYPE_UINT32_KHR, "uint8_t", 1},
 };
 
 struct Push {
@@ -53,29 +60,35 @@ constexpr Strides kStrides[] = {{"tight", 0, 0}, {"padded", 3, 2}, {"stride0", k
 constexpr uint32_t kLoadOffset = 1, kStoreOffset = 2;  // pointees
 
 // One load/store layout pair of a case: where the matrix is read and written, in pointees and in
-// elements, for each stride variant.
+// elements, for each stride variant. Offsets and extra strides count whole components (a narrower
+// pointee's `span` of them), so the expected matrix is indexed by component.
 struct Placement {
-    uint32_t load_stride, store_stride;  // pointees
-    MemoryLayout load, store;            // elements
+    uint32_t load_offset, store_offset;   // pointees
+    uint32_t load_stride, store_stride;   // pointees
+    MemoryLayout load, store;             // elements
     uint32_t source_count, target_count;  // pointees
 };
 
 Placement place(const MatrixType& m, const Pointee& p, bool load_columns, bool store_columns, const Strides& s) {
-    const uint32_t per_pointee = p.bytes / component_bytes(m.type);
-    const uint32_t load_tight = (load_columns ? m.rows : m.cols) / per_pointee;
-    const uint32_t store_tight = (store_columns ? m.rows : m.cols) / per_pointee;
+    const uint32_t per_pointee = p.per_pointee(), span = p.span();
+    const auto in_elements = [&](uint32_t pointees) { return pointees * per_pointee / span; };
+    const auto in_pointees = [&](size_t elements) { return static_cast<uint32_t>(elements * span / per_pointee); };
+    const uint32_t load_tight = in_pointees(load_columns ? m.rows : m.cols);
+    const uint32_t store_tight = in_pointees(store_columns ? m.rows : m.cols);
     Placement placed;
-    placed.load_stride = s.load_extra == kZero ? 0 : load_tight + s.load_extra;
-    placed.store_stride = store_tight + s.store_extra;
-    placed.load = {m.rows, m.cols, load_columns, placed.load_stride * per_pointee, kLoadOffset * per_pointee};
-    placed.store = {m.rows, m.cols, store_columns, placed.store_stride * per_pointee, kStoreOffset * per_pointee};
-    placed.source_count = static_cast<uint32_t>(placed.load.end() / per_pointee) + 1;
-    placed.target_count = static_cast<uint32_t>(placed.store.end() / per_pointee) + 1;
+    placed.load_offset = kLoadOffset * span;
+    placed.store_offset = kStoreOffset * span;
+    placed.load_stride = s.load_extra == kZero ? 0 : load_tight + s.load_extra * span;
+    placed.store_stride = store_tight + s.store_extra * span;
+    placed.load = {m.rows, m.cols, load_columns, in_elements(placed.load_stride), in_elements(placed.load_offset)};
+    placed.store = {m.rows, m.cols, store_columns, in_elements(placed.store_stride), in_elements(placed.store_offset)};
+    placed.source_count = in_pointees(placed.load.end()) + span;
+    placed.target_count = in_pointees(placed.store.end()) + span;
     return placed;
 }
 
 Observation run_round_trips(CoopmatDevice& device, const MatrixType& m, const Pointee& p, Storage storage) {
-    const uint32_t per_pointee = p.bytes / component_bytes(m.type);
+    const uint32_t per_pointee = p.per_pointee(), span = p.span();
     Observation observation;
     for (const bool load_columns : {false, true}) {
         for (const bool store_columns : {false, true}) {
@@ -93,14 +106,14 @@ Observation run_round_trips(CoopmatDevice& device, const MatrixType& m, const Po
                  .push_constant_bytes = sizeof(Push)});
             for (const Strides& s : kStrides) {
                 const Placement placed = place(m, p, load_columns, store_columns, s);
-                const std::vector<std::byte> source_data = patterned(m.type, placed.source_count * per_pointee, 1);
-                const std::vector<std::byte> target_data = patterned(m.type, placed.target_count * per_pointee, 7);
+                const std::vector<std::byte> source_data = patterned(m.type, placed.source_count * per_pointee / span, 1);
+                const std::vector<std::byte> target_data = patterned(m.type, placed.target_count * per_pointee / span, 7);
                 Buffer source = device.buffer(source_data.size());
                 Buffer target = device.buffer(target_data.size());
                 std::ranges::copy(source_data, static_cast<std::byte*>(source.mapped));
                 std::ranges::copy(target_data, static_cast<std::byte*>(target.mapped));
-                const Push push{device.address(source), device.address(target), kLoadOffset, placed.load_stride,
-                                kStoreOffset, placed.store_stride, placed.source_count, placed.target_count};
+                const Push push{device.address(source), device.address(target), placed.load_offset, placed.load_stride,
+                                placed.store_offset, placed.store_stride, placed.source_count, placed.target_count};
                 const Buffer* buffers[] = {&source, &target};
                 device.dispatch(pipeline, buffers, std::as_bytes(std::span(&push, 1)), 1);
 
@@ -122,7 +135,7 @@ Observation run_round_trips(CoopmatDevice& device, const MatrixType& m, const Po
     return observation;
 }
 
-// A pointee fits a matrix when each row and each column fills whole pointees.
+// A pointee fits a matrix when each row and each column fills whole pointees (a narrower one always does).
 bool fits(const MatrixType& m, const Pointee& p) {
     const uint32_t line_bytes = std::min(m.rows, m.cols) * component_bytes(m.type);
     return line_bytes % p.bytes == 0 && (std::max(m.rows, m.cols) * component_bytes(m.type)) % p.bytes == 0;

@@ -1,6 +1,6 @@
 // Load/store round trip: a ROWS x COLS matrix of ELEMENT with use USE, loaded through an array of
-// POINTEE (which may be wider than ELEMENT: f16vec2, uint, uvec4) with one layout, stride and
-// offset and stored with another, in the storage class STORAGE selects. Offsets and strides are
+// POINTEE (which may be wider than ELEMENT: f16vec2, uint, uvec4; or narrower: uint8_t, uint16_t)
+// with one layout, stride and offset and stored with another, in the storage class STORAGE selects. Offsets and strides are
 // push constants (run-time values, counted in POINTEEs as the spec has them); stride 0 loads
 // broadcast one row (column). Wrappers (load_store_*.comp) define ELEMENT and POINTEE.
 #include "common.glsl"

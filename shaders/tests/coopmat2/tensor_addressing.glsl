@@ -2,7 +2,9 @@
 // SCOPE loaded or stored through tensor layouts and views (SPV_NV_tensor_addressing), built from
 // the parameters in `p` (tests/vulkan/tensor_cases.h lists them). OP picks the case, CLAMP the
 // layout's clamp mode. Loads start from Object = -1 everywhere (what clipped elements keep) and
-// store the matrix row-major to `result`; stores load it row-major from `source`.
+// store the matrix row-major to `result`; stores load it row-major from `source`. The buffers hold
+// floats; a wrapper may declare them as arrays of STORAGE, PER_FLOAT elements to a float (uint8_t
+// and 4, as llama.cpp's attention kernels declare theirs), so every index and stride scales by it.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -11,9 +13,14 @@
 layout(constant_id = 0) const uint OP = 0;
 layout(constant_id = 1) const int CLAMP = 0;
 
+#ifndef STORAGE
+#define STORAGE float
+#define PER_FLOAT 1
+#endif
+
 layout(std430, set = 0, binding = 0) readonly buffer Params { uint p[]; };
-layout(std430, set = 0, binding = 1) buffer Source { float source[]; };
-layout(std430, set = 0, binding = 2) buffer Result { float result[]; };
+layout(std430, set = 0, binding = 1) buffer Source { STORAGE source[]; };
+layout(std430, set = 0, binding = 2) buffer Result { STORAGE result[]; };
 
 // Where each parameter sits in p (kept in step with tensor_cases.h).
 const uint DIM = 0, OFFSET = 5, SPAN = 10, CLAMP_VALUE = 15, STRIDE = 16, SET_STRIDE = 21, BLOCK = 22, SET_BLOCK = 27;
@@ -31,32 +38,32 @@ tensorLayoutNV<2, CLAMP> layout2() {
     return setTensorLayoutClampValueNV(t, p[CLAMP_VALUE]);
 }
 
-void store_result(MAT m) { coopMatStore(m, result, 0, COLS, gl_CooperativeMatrixLayoutRowMajor); }
+void store_result(MAT m) { coopMatStore(m, result, 0, COLS * PER_FLOAT, gl_CooperativeMatrixLayoutRowMajor); }
 
 void main() {
     MAT m = MAT(-1.0);
     if (OP == 0) {  // a 2-D slice
-        coopMatLoadTensorNV(m, source, p[ELEMENT], layout2());
+        coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, layout2());
         store_result(m);
     } else if (OP == 1) {  // a 2-D slice through a transposing view with a clip region
         tensorViewNV<2, false, 1, 0> v = createTensorViewNV(2, false, 1, 0);
         v = setTensorViewClipNV(v, p[CLIP], p[CLIP + 1], p[CLIP + 2], p[CLIP + 3]);
-        coopMatLoadTensorNV(m, source, p[ELEMENT], layout2(), v);
+        coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, layout2(), v);
         store_result(m);
     } else if (OP == 2) {  // a store into a 2-D slice
-        coopMatLoad(m, source, 0, COLS, gl_CooperativeMatrixLayoutRowMajor);
-        coopMatStoreTensorNV(m, result, p[ELEMENT], layout2());
+        coopMatLoad(m, source, 0, COLS * PER_FLOAT, gl_CooperativeMatrixLayoutRowMajor);
+        coopMatStoreTensorNV(m, result, p[ELEMENT] * PER_FLOAT, layout2());
     } else if (OP == 3) {  // a store through a transposing view with a clip region
-        coopMatLoad(m, source, 0, COLS, gl_CooperativeMatrixLayoutRowMajor);
+        coopMatLoad(m, source, 0, COLS * PER_FLOAT, gl_CooperativeMatrixLayoutRowMajor);
         tensorViewNV<2, false, 1, 0> v = createTensorViewNV(2, false, 1, 0);
         v = setTensorViewClipNV(v, p[CLIP], p[CLIP + 1], p[CLIP + 2], p[CLIP + 3]);
-        coopMatStoreTensorNV(m, result, p[ELEMENT], layout2(), v);
+        coopMatStoreTensorNV(m, result, p[ELEMENT] * PER_FLOAT, layout2(), v);
     } else if (OP == 4) {  // a 1-D slice
         tensorLayoutNV<1, CLAMP> t = createTensorLayoutNV(1, CLAMP);
         t = setTensorLayoutDimensionNV(t, p[DIM]);
         t = sliceTensorLayoutNV(t, p[OFFSET], p[SPAN]);
         t = setTensorLayoutClampValueNV(t, p[CLAMP_VALUE]);
-        coopMatLoadTensorNV(m, source, p[ELEMENT], t);
+        coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, t);
         store_result(m);
     } else if (OP == 5) {  // a 5-D slice
         tensorLayoutNV<5, CLAMP> t = createTensorLayoutNV(5, CLAMP);
@@ -64,7 +71,7 @@ void main() {
         t = sliceTensorLayoutNV(t, p[OFFSET], p[SPAN], p[OFFSET + 1], p[SPAN + 1], p[OFFSET + 2], p[SPAN + 2],
                                 p[OFFSET + 3], p[SPAN + 3], p[OFFSET + 4], p[SPAN + 4]);
         t = setTensorLayoutClampValueNV(t, p[CLAMP_VALUE]);
-        coopMatLoadTensorNV(m, source, p[ELEMENT], t);
+        coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, t);
         store_result(m);
     } else if (OP == 6) {  // a 3-D slice through a view with its own dimensions, strides and permutation
         tensorLayoutNV<3, CLAMP> t = createTensorLayoutNV(3, CLAMP);
@@ -75,7 +82,7 @@ void main() {
         v = setTensorViewDimensionsNV(v, p[VIEW_DIM], p[VIEW_DIM + 1], p[VIEW_DIM + 2]);
         if (p[SET_VIEW_STRIDE] != 0) v = setTensorViewStrideNV(v, p[VIEW_STRIDE], p[VIEW_STRIDE + 1], p[VIEW_STRIDE + 2]);
         v = setTensorViewClipNV(v, p[CLIP], p[CLIP + 1], p[CLIP + 2], p[CLIP + 3]);
-        coopMatLoadTensorNV(m, source, p[ELEMENT], t, v);
+        coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, t, v);
         store_result(m);
     }
 }

@@ -7,6 +7,7 @@
 #include "grammar/grammar.h"
 #include "ir/indexed_type.h"
 #include "passes/cooperative_matrix/component_bits.h"
+#include "passes/cooperative_matrix/wide_components.h"
 #include "specialization.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
@@ -131,8 +132,9 @@ std::vector<uint32_t> element_memory_operands(std::span<const uint32_t> original
 }
 
 ElementAccess::ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component,
-                             uint32_t per_scalar)
-    : state_(&state), path_(std::move(path)), pointee_(pointee), component_(component), per_scalar_(per_scalar) {}
+                             const ComponentInfo& scalar, uint32_t per_scalar, uint32_t span)
+    : state_(&state), path_(std::move(path)), pointee_(pointee), component_(component), scalar_(scalar), per_scalar_(per_scalar),
+      span_(span) {}
 
 std::optional<AccessPath> ElementAccess::traced(const ir::Module& module, uint32_t pointer, std::string& why) {
     std::optional<AccessPath> path = trace(module, pointer);
@@ -171,7 +173,7 @@ std::optional<ElementAccess> ElementAccess::describe_blocks(LoweringState& state
         return std::nullopt;
     }
     const uint32_t block = pointer_type->word(3);
-    return ElementAccess(state, *path, Pointee{block, block, 1, 0}, ComponentInfo{}, 1);
+    return ElementAccess(state, *path, Pointee{block, block, 1, 0}, ComponentInfo{}, ComponentInfo{}, 1, 1);
 }
 
 std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint32_t pointer, const ComponentInfo& component,
@@ -194,7 +196,14 @@ std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint3
     }
     pointee.scalar_width = scalar->width;
     const uint32_t width = component.width;
-    if (pointee.scalar_width < width || pointee.scalar_width % width != 0) {
+    if (pointee.scalar_width < width) {  // each component made of several scalars
+        if (const std::optional<std::string> problem = wide_component_problem(state.types(), *scalar, component)) {
+            why = *problem;
+            return std::nullopt;
+        }
+        return ElementAccess(state, *path, pointee, component, *scalar, 1, width / pointee.scalar_width);
+    }
+    if (pointee.scalar_width % width != 0) {
         why = std::format("a {}-bit component cannot be read from {}-bit array elements", width, pointee.scalar_width);
         return std::nullopt;
     }
@@ -206,7 +215,7 @@ std::optional<ElementAccess> ElementAccess::describe(LoweringState& state, uint3
         why = "a store of components packed into wider array elements needs 32-bit integer array elements";
         return std::nullopt;
     }
-    return ElementAccess(state, *path, pointee, component, pointee.scalar_width / width);
+    return ElementAccess(state, *path, pointee, component, *scalar, pointee.scalar_width / width, 1);
 }
 
 uint32_t ElementAccess::pointee_bytes() const {
@@ -303,7 +312,8 @@ uint32_t ElementAccess::load(ir::Builder& b, const Bound& bound, const Address& 
         }
         scalar = pointee_.count > 1 ? extract(b, pointee_.scalar_type, value, p.scalar, p.scalar_id) : value;
     }
-    if (per_scalar_ == 1) return pointee_.scalar_type == component ? scalar : b.add(spv::OpBitcast, component, {scalar});
+    if (span_ > 1 || pointee_.scalar_type == component) return scalar;  // a piece, or the component itself
+    if (per_scalar_ == 1) return b.add(spv::OpBitcast, component, {scalar});
     const uint32_t vector = b.add(spv::OpBitcast, state_->types().get_type_vector(component, per_scalar_), {scalar});
     return extract(b, component, vector, p.within, p.within_id);
 }
@@ -322,7 +332,8 @@ void ElementAccess::store(ir::Builder& b, const Bound& bound, const Address& add
     const Place p = place(b, address);
     const uint32_t pointer = scalar_pointer(b, address, bound.base, p);
     if (per_scalar_ == 1) {
-        const uint32_t stored = pointee_.scalar_type == component_.type ? value : b.add(spv::OpBitcast, pointee_.scalar_type, {value});
+        const bool as_is = span_ > 1 || pointee_.scalar_type == component_.type;  // a piece, or the component itself
+        const uint32_t stored = as_is ? value : b.add(spv::OpBitcast, pointee_.scalar_type, {value});
         std::vector<uint32_t> store{pointer, stored};
         store.insert(store.end(), memory.begin(), memory.end());
         b.add(spv::OpStore, 0, store);
@@ -345,6 +356,32 @@ void ElementAccess::store(ir::Builder& b, const Bound& bound, const Address& add
     const uint32_t relaxed = state_->uint_constant(spv::MemorySemanticsMaskNone);
     b.add(spv::OpAtomicAnd, scalar, {pointer, scope, relaxed, as_scalar(keep)});
     b.add(spv::OpAtomicOr, scalar, {pointer, scope, relaxed, as_scalar(shifted)});
+}
+
+uint32_t ElementAccess::assemble(ir::Builder& b, std::span<const uint32_t> pieces) const {
+    return assemble_component(*state_, b, pieces, scalar_, component_);
+}
+
+std::vector<uint32_t> ElementAccess::split(ir::Builder& b, uint32_t component) const {
+    return split_component(*state_, b, component, scalar_, component_);
+}
+
+uint32_t ElementAccess::unit(ir::Builder& b, uint32_t index, uint32_t piece) const {
+    if (span_ == 1) return index;
+    const uint32_t u = state_->uint_type();
+    const uint32_t first = b.add(spv::OpIMul, u, {index, state_->uint_constant(span_)});
+    return piece ? b.add(spv::OpIAdd, u, {first, state_->uint_constant(piece)}) : first;
+}
+
+uint32_t ElementAccess::load_component(ir::Builder& b, const Bound& bound, uint32_t index, std::span<const uint32_t> memory) {
+    std::vector<uint32_t> pieces;
+    for (uint32_t piece = 0; piece < span_; ++piece) pieces.push_back(load(b, bound, component(b, bound, unit(b, index, piece)), memory));
+    return span_ == 1 ? pieces[0] : assemble(b, pieces);
+}
+
+void ElementAccess::store_component(ir::Builder& b, const Bound& bound, uint32_t index, uint32_t value, std::span<const uint32_t> memory) {
+    const std::vector<uint32_t> pieces = span_ == 1 ? std::vector<uint32_t>{value} : split(b, value);
+    for (uint32_t piece = 0; piece < span_; ++piece) store(b, bound, component(b, bound, unit(b, index, piece)), pieces[piece], memory);
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -4,7 +4,9 @@
 // re-derived per element, so StorageBuffer, Workgroup and PhysicalStorageBuffer memory all work in
 // Logical addressing. The pointee may be wider than a component (f16 matrices in uint or uvec4
 // arrays): loads pick the component out, stores of packed components use atomic AND/OR so that
-// invocations sharing a word do not overwrite each other.
+// invocations sharing a word do not overwrite each other. Its scalars may also be narrower than a
+// component (f16 matrices in uint8_t arrays): then a component is span() consecutive scalars, each
+// addressed as a component of the scalar's width would be (wide_components.h).
 #pragma once
 
 #include <cstdint>
@@ -59,8 +61,11 @@ class ElementAccess {
 
     const AccessPath& path() const { return path_; }
     uint32_t pointee_type() const { return pointee_.type; }
-    // Components in one array element (a vector's scalars times the components in each scalar).
+    // Addressing units in one array element (a vector's scalars times the components in each
+    // scalar): a unit is a component, or a scalar of a component that spans several.
     uint32_t ratio() const { return pointee_.count * per_scalar_; }
+    // Units per component: 1, or the array scalars a wider component is made of.
+    uint32_t span() const { return span_; }
     bool packs_components() const { return per_scalar_ > 1; }
     bool is_narrow_scalar_array() const { return pointee_.count == 1 && per_scalar_ == 1; }
     // The array element's size as an access's alignment.
@@ -90,15 +95,24 @@ class ElementAccess {
     // Array element `element` (a uint id: an index into the array the pointer points into), with
     // the sub place left to the caller.
     Address array_element(ir::Builder& builder, const Bound& bound, uint32_t element);
-    // Component `index` (a uint id) counted from the pointer.
+    // Unit `index` (a uint id) counted from the pointer.
     Address component(ir::Builder& builder, const Bound& bound, uint32_t index);
 
-    // Loads the component at `address`; components of one array element share one load until
-    // forget_loads() (a new block cannot use what another computed).
+    // Loads the unit at `address` (a component, or a piece of one as the array's scalar type);
+    // units of one array element share one load until forget_loads() (a new block cannot use what
+    // another computed).
     uint32_t load(ir::Builder& builder, const Bound& bound, const Address& address, std::span<const uint32_t> memory);
     void forget_loads() { loaded_.clear(); }
+    // Stores a unit: a component, or a piece of one as split() gave it.
     void store(ir::Builder& builder, const Bound& bound, const Address& address, uint32_t value,
                std::span<const uint32_t> memory);
+    // A component from the span() pieces load() gave, and back.
+    uint32_t assemble(ir::Builder& builder, std::span<const uint32_t> pieces) const;
+    std::vector<uint32_t> split(ir::Builder& builder, uint32_t component) const;
+
+    // Component `index` (a uint id, counted in components from the pointer), whatever its span.
+    uint32_t load_component(ir::Builder& builder, const Bound& bound, uint32_t index, std::span<const uint32_t> memory);
+    void store_component(ir::Builder& builder, const Bound& bound, uint32_t index, uint32_t value, std::span<const uint32_t> memory);
 
   private:
     struct Pointee {
@@ -116,7 +130,11 @@ class ElementAccess {
         uint32_t within_id;
     };
 
-    ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component, uint32_t per_scalar);
+    ElementAccess(LoweringState& state, AccessPath path, Pointee pointee, const ComponentInfo& component,
+                  const ComponentInfo& scalar, uint32_t per_scalar, uint32_t span);
+    // Unit `index` + `piece`, where `index` counts components: the first unit of a component and
+    // its pieces after it.
+    uint32_t unit(ir::Builder& builder, uint32_t index, uint32_t piece) const;
     static std::optional<AccessPath> traced(const ir::Module& module, uint32_t pointer, std::string& why);
     bool is_constant(uint32_t id) const;
     spv::StorageClass storage() const { return static_cast<spv::StorageClass>(path_.storage_class); }
@@ -128,7 +146,9 @@ class ElementAccess {
     AccessPath path_;
     Pointee pointee_;
     ComponentInfo component_;
+    ComponentInfo scalar_;  // the array's scalar, a component's piece when span_ > 1
     uint32_t per_scalar_;
+    uint32_t span_;
     std::map<uint32_t, uint32_t> loaded_;  // array element pointer -> its loaded value
 };
 

@@ -48,7 +48,7 @@ class AccessFunction {
         // Per-invocation narrow loads on a SIMD-lane driver: read whole words instead (word_view.h).
         const AccessPath& path = access_->path();
         if (!is_store_ && matrix_->use != Use::A && state_.context.target.simd_lane_invocations &&
-            access_->is_narrow_scalar_array() && path.base_is_global) {
+            access_->is_narrow_scalar_array() && access_->span() == 1 && path.base_is_global) {
             view_ = word_view(state_, path.base, path.indices, access_->pointee_type());
         }
 
@@ -91,19 +91,27 @@ class AccessFunction {
         return function.id();
     }
 
-    // The address of element `e`'s array element. Elements that share one (the components of a
-    // vector, the same row of a replicated A) share the instructions: computed once, loaded once.
+    // The address of element `e`'s array element (of its piece `piece`, when a component spans
+    // several array scalars). Elements that share one (the components of a vector, the same row of
+    // a replicated A) share the instructions: computed once, loaded once.
     ElementAccess::Address element_address(ir::Builder& b, const Iteration& e, const Placement& place, const ElementAccess::Bound& bound,
-                                           uint32_t stride) {
+                                           uint32_t stride, uint32_t piece = 0) {
         const uint32_t row = place.row(b, e);
         const uint32_t column = place.column(b, e);
-        // The index along a row (RowMajor) or column (ColumnMajor) and the one across them.
+        // The index along a row (RowMajor) or column (ColumnMajor) and the one across them, in
+        // addressing units (components, or their pieces).
         const uint32_t major = column_major_ ? column : row;
-        const uint32_t minor = column_major_ ? row : column;
-        const std::optional<uint32_t> minor_value =
-            !e.fixed ? std::nullopt : column_major_ ? place.fixed_row(*e.fixed) : place.fixed_column(*e.fixed);
-        const uint32_t ratio = access_->ratio();
         const uint32_t u = state_.uint_type();
+        const uint32_t span = access_->span();
+        std::optional<uint32_t> minor_value =
+            !e.fixed ? std::nullopt : column_major_ ? place.fixed_row(*e.fixed) : place.fixed_column(*e.fixed);
+        uint32_t minor = column_major_ ? row : column;
+        if (span > 1) {
+            minor_value = minor_value ? std::optional<uint32_t>(*minor_value * span + piece) : std::nullopt;
+            minor = minor_value ? state_.uint_constant(*minor_value)
+                                : b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {minor, state_.uint_constant(span)}), state_.uint_constant(piece)});
+        }
+        const uint32_t ratio = access_->ratio();
         uint32_t element = minor;
         std::optional<uint32_t> sub;
         uint32_t sub_id = 0;
@@ -182,7 +190,11 @@ class AccessFunction {
         const uint32_t writer = place.sole_writer(b);
         if (writer) function.begin_if(writer);
         repeat(state_, function, matrix_->length, [&](const Iteration& e) {
-            access_->store(b, bound, element_address(b, e, place, bound, stride), components.get(e), memory);
+            const uint32_t component = components.get(e);
+            const std::vector<uint32_t> pieces = access_->span() == 1 ? std::vector<uint32_t>{component} : access_->split(b, component);
+            for (uint32_t piece = 0; piece < pieces.size(); ++piece) {
+                access_->store(b, bound, element_address(b, e, place, bound, stride, piece), pieces[piece], memory);
+            }
         });
         if (writer) function.end_if();
         function.finish(0);
@@ -220,8 +232,15 @@ class AccessFunction {
                 for (uint32_t i = 0; i < per_word; ++i) components.set(Iteration{state_.uint_constant(*e.fixed + i), *e.fixed + i}, run[i]);
                 return;
             }
-            components.set(e, read == Read::Words ? load_through_word_view(state_, b, *view_, index, matrix_->component)
-                                                  : access_->load(b, bound, address, memory));
+            if (read == Read::Words) {
+                components.set(e, load_through_word_view(state_, b, *view_, index, matrix_->component));
+                return;
+            }
+            std::vector<uint32_t> pieces{access_->load(b, bound, address, memory)};
+            for (uint32_t piece = 1; piece < access_->span(); ++piece) {
+                pieces.push_back(access_->load(b, bound, element_address(b, e, place, bound, stride, piece), memory));
+            }
+            components.set(e, pieces.size() == 1 ? pieces[0] : access_->assemble(b, pieces));
         });
         return components.value();
     }

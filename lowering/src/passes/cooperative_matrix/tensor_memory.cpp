@@ -225,9 +225,9 @@ class TensorAccessFunction {
             accessed.add(spv::OpStore, 0, {slot, decode_->call(accessed, *access_, bound, index, block_coordinates_, coordinates_in_block_)});
         } else if (is_store_) {
             const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
-            access_->store(accessed, bound, access_->component(accessed, bound, index), component, memory_);
+            access_->store_component(accessed, bound, index, component, memory_);
         } else {
-            accessed.add(spv::OpStore, 0, {slot, access_->load(accessed, bound, access_->component(accessed, bound, index), memory_)});
+            accessed.add(spv::OpStore, 0, {slot, access_->load_component(accessed, bound, index, memory_)});
         }
         if (branch) function.end_if();
         function.end_loop();
