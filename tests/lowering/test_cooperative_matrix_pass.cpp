@@ -118,6 +118,21 @@ TEST(CooperativeMatrixPass, WorkgroupOperandsAreBandedOnlyWhereUniformLoadsAreSc
     EXPECT_GE(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, false), 2u);
 }
 
+// The workgroup GEMM with A and B striped and staged: within the default budget (half the device's
+// 32 KiB) all of K at once; with a reserve of 1 KiB K in chunks, staged and multiplied in a loop.
+TEST(CooperativeMatrixPass, StagedMultiplyAddsStageKInChunksThatFitTheReserve) {
+    const auto loops = [](uint32_t reserve) {
+        Target target = emulating_coopmat(8);
+        target.scalar_uniform_loads = false;
+        target.reserved_shared_memory_bytes = reserve;
+        const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", {256}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return read_facts(result.words).count(spv::OpLoopMerge);
+    };
+    EXPECT_GT(loops(1024), loops(0));
+}
+
 // A workgroup of one subgroup shares no band: no barrier even on lavapipe.
 TEST(CooperativeMatrixPass, OneSubgroupWorkgroupsNeedNoStepBarrier) {
     EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 8, true), 0u);

@@ -63,15 +63,18 @@ std::vector<float> attention(const Inputs& in) {
 }
 
 // LibraryAsLoops: Target::unroll_up_to 0; LibraryPerInvocationLoads: Target::scalar_uniform_loads
-// false (A and B striped and staged, as for lavapipe 25), whichever driver runs it.
-enum class Lowering { Library, LibraryAsLoops, LibraryPerInvocationLoads, Layer };
+// false (A and B striped and staged, as for lavapipe 25), whichever driver runs it;
+// LibraryStagedInChunks: that, with a reserve of shared memory so small (512 bytes) that every staged
+// multiply-add stages K in chunks of 4 and sums them one after another.
+enum class Lowering { Library, LibraryAsLoops, LibraryPerInvocationLoads, LibraryStagedInChunks, Layer };
 
 // A workgroup shader, lowered by the library for the driver's subgroup size.
 std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader, Lowering lowering) {
     lowering::Target target;
     target.subgroup_size = subgroup_size(physical_device);
     if (lowering == Lowering::LibraryAsLoops) target.unroll_up_to = 0;
-    if (lowering == Lowering::LibraryPerInvocationLoads) target.scalar_uniform_loads = false;
+    if (lowering == Lowering::LibraryPerInvocationLoads || lowering == Lowering::LibraryStagedInChunks) target.scalar_uniform_loads = false;
+    if (lowering == Lowering::LibraryStagedInChunks) target.reserved_shared_memory_bytes = 512;
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     return lower_checked(read_shader(shader), target);
@@ -162,12 +165,14 @@ TEST_P(CooperativeMatrix2Workgroup, BandedAndStripedOperandsMatchCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
-                         testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads, Lowering::Layer),
+                         testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
+                                         Lowering::LibraryStagedInChunks, Lowering::Layer),
                          [](const testing::TestParamInfo<Lowering>& param) {
                              switch (param.param) {
                                  case Lowering::Library: return "ByTheLibrary";
                                  case Lowering::LibraryAsLoops: return "ByTheLibraryAsLoops";
                                  case Lowering::LibraryPerInvocationLoads: return "ByTheLibraryWithPerInvocationLoads";
+                                 case Lowering::LibraryStagedInChunks: return "ByTheLibraryStagedInChunks";
                                  case Lowering::Layer: return "ByTheLayer";
                              }
                              return "";

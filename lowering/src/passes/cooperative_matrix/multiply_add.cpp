@@ -112,23 +112,43 @@ class MultiplyAdd {
         }
         std::vector<uint32_t> key{0x574D4D41u /* "WMMA" */, a_->id, b_->id, c_->id, r_->id, mask_};
         if (const uint32_t existing = state_.find_function(key)) return existing;
+        // K in chunks of kc, each staged and multiplied in turn, when the whole would take more
+        // shared memory than the chunk budget.
+        const uint32_t kc = staged_k_chunk(m, k, n);
+        if (kc != k) {
+            band_a_ = band_operand(*a_, spread.band_rows, kc, Use::A);
+            band_b_ = band_operand(*b_, kc, spread.band_columns, Use::B);
+            if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
+        }
         const uint32_t inner = subgroup_function(*band_a_, *band_b_);
         if (!inner) return 0;
 
         // A at the start of its component type's area, B after it when they share the type.
         const bool shared_type = a_->component.type == b_->component.type;
-        const uint32_t b_offset = shared_type ? m * k : 0;
-        const uint32_t a_area = shared_type ? m * k + k * n : m * k;
-        const uint32_t b_area = shared_type ? a_area : k * n;
+        const uint32_t b_offset = shared_type ? m * kc : 0;
+        const uint32_t a_area = shared_type ? m * kc + kc * n : m * kc;
+        const uint32_t b_area = shared_type ? a_area : kc * n;
         const uint32_t parameters[] = {a_->lowered, b_->lowered, c_->lowered};
         ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
+        const uint32_t u = state_.uint_type();
+        uint32_t accumulator = function.parameter(2);
+        std::optional<ScratchWindow> a_window, b_window;
+        uint32_t running = 0;  // the sum so far, across chunks
+        if (kc != k) {
+            running = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, c_->lowered));
+            function.body().add(spv::OpStore, 0, {running, accumulator});
+            const uint32_t chunk = function.begin_loop(state_.uint_constant(k / kc));
+            const uint32_t first = function.body().add(spv::OpIMul, u, {chunk, state_.uint_constant(kc)});
+            a_window = ScratchWindow{false, first, kc};
+            b_window = ScratchWindow{true, first, kc};
+            accumulator = function.body().add(spv::OpLoad, c_->lowered, {running});
+        }
         scratch_.barrier(function.body(), true);  // the previous stage's reads are done
-        store_to_scratch(state_, scratch_, function, *a_, function.parameter(0), 0, k, false, a_area);
-        store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area);
+        store_to_scratch(state_, scratch_, function, *a_, function.parameter(0), 0, kc, false, a_area, a_window);
+        store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window);
         ir::Builder& b = function.body();
         scratch_.barrier(b, true);
         const Placement band(state_, b, *c_);
-        const uint32_t u = state_.uint_type();
         const auto read = [&](const MatrixType& operand, uint32_t row, uint32_t column, uint32_t offset, uint32_t pitch,
                               uint32_t area) {
             const uint32_t line = b.add(spv::OpIAdd, u, {state_.uint_constant(offset), b.add(spv::OpIMul, u, {row, state_.uint_constant(pitch)})});
@@ -138,7 +158,7 @@ class MultiplyAdd {
         std::vector<uint32_t> a_components, b_components;
         const Placement in_a(state_, b, *band_a_);
         for (uint32_t e = 0; e < band_a_->length; ++e) {
-            a_components.push_back(read(*a_, b.add(spv::OpIAdd, u, {band.band_row(), in_a.row(b, e)}), in_a.column(b, e), 0, k, a_area));
+            a_components.push_back(read(*a_, b.add(spv::OpIAdd, u, {band.band_row(), in_a.row(b, e)}), in_a.column(b, e), 0, kc, a_area));
         }
         const Placement in_b(state_, b, *band_b_);
         for (uint32_t e = 0; e < band_b_->length; ++e) {
@@ -146,9 +166,31 @@ class MultiplyAdd {
         }
         const uint32_t band_a = b.add(spv::OpCompositeConstruct, band_a_->lowered, a_components);
         const uint32_t band_b = b.add(spv::OpCompositeConstruct, band_b_->lowered, b_components);
-        function.finish(b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, function.parameter(2)}));
+        uint32_t result = b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, accumulator});
+        if (running) {
+            b.add(spv::OpStore, 0, {running, result});
+            function.end_loop();
+            result = function.body().add(spv::OpLoad, c_->lowered, {running});
+        }
+        function.finish(result);
         state_.remember_function(std::move(key), function.id());
         return function.id();
+    }
+
+    // The K columns of A (rows of B) a staged workgroup multiply-add stages at once: all of K when
+    // A and B fit in the shared memory the lowering may take (what the layer reserves, else half
+    // the device's), else the largest divisor of K whose chunk does. Chunks add their products
+    // into the accumulator one after another, so only a result of C's own type, summed without
+    // saturation, is chunked (a float sum then rounds to the accumulator's type between chunks, as
+    // hardware rounds between its K steps).
+    uint32_t staged_k_chunk(uint32_t m, uint32_t k, uint32_t n) const {
+        const Target& target = state_.context.target;
+        const uint32_t budget = target.reserved_shared_memory_bytes ? target.reserved_shared_memory_bytes : target.max_shared_memory_bytes / 2;
+        if (budget == 0 || r_->id != c_->id || saturating()) return k;
+        const uint64_t bytes_per_k = uint64_t{m} * a_->component.width / 8 + uint64_t{n} * b_->component.width / 8;
+        uint32_t kc = k;
+        while (kc > 1 && (k % kc != 0 || bytes_per_k * kc > budget)) --kc;
+        return kc;
     }
 
     // The banded multiply-add `inner`, and a workgroup barrier every kStepsBetweenBarriers-th call.

@@ -215,7 +215,8 @@ class Reduction {
 }  // namespace
 
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
-                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements) {
+                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements,
+                      const std::optional<ScratchWindow>& window) {
     ir::Builder& b = function.body();
     const Placement place(state, b, m);
     Components elements(state, function, m.lowered, m.component.type, m.length, matrix);
@@ -223,12 +224,20 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
     if (writer) function.begin_if(writer);
     const uint32_t u = state.uint_type();
     repeat(state, function, m.length, [&](const Iteration& e) {
-        const uint32_t major = transpose ? place.column(b, e) : place.row(b, e);
-        const uint32_t minor = transpose ? place.row(b, e) : place.column(b, e);
+        uint32_t row = place.row(b, e), column = place.column(b, e);
+        const uint32_t value = elements.get(e);
+        if (window) {  // counted from the window's first; below it wraps past the count
+            uint32_t& windowed = window->rows ? row : column;
+            windowed = b.add(spv::OpISub, u, {windowed, window->first});
+            function.begin_if(b.add(spv::OpULessThan, state.types().get_type_bool(), {windowed, state.uint_constant(window->count)}));
+        }
+        const uint32_t major = transpose ? column : row;
+        const uint32_t minor = transpose ? row : column;
         const uint32_t line = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIMul, u, {major, state.uint_constant(pitch)})});
         b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, b.add(spv::OpIAdd, u, {line, minor}), area_elements,
                                                         m.workgroup),
-                                elements.get(e)});
+                                value});
+        if (window) function.end_if();
     });
     if (writer) function.end_if();
 }
@@ -274,14 +283,29 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
     if (!function_id) {
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
-        // The shared copy is laid out as the result: rows of result->columns components.
-        write_to_scratch(state, scratch, function, *source, function.parameter(0), transpose, result->columns);
         ir::Builder& b = function.body();
+        // The narrower component type goes through shared memory (an f32 accumulator becoming an
+        // f16 A is converted before it is written: half the bytes): `staged` is the source's layout
+        // with that type.
+        const bool convert_first = result->component.width < source->component.width;
+        MatrixType staged = *source;
+        uint32_t staged_value = function.parameter(0);
+        if (convert_first) {
+            staged.component = result->component;
+            staged.lowered = state.types().get_type_array(result->component.type, state.uint_constant(source->length));
+            Components from(state, function, source->lowered, source->component.type, source->length, staged_value);
+            Components to(state, function, staged.lowered, staged.component.type, staged.length);
+            repeat(state, function, source->length,
+                   [&](const Iteration& e) { to.set(e, convert(state, b, from.get(e), source->component, result->component, opcode)); });
+            staged_value = to.value();
+        }
+        // The shared copy is laid out as the result: rows of result->columns components.
+        write_to_scratch(state, scratch, function, staged, staged_value, transpose, result->columns);
         const Placement place(state, b, *result);
         Components components(state, function, result->lowered, result->component.type, result->length);
         repeat(state, function, result->length, [&](const Iteration& e) {
-            const uint32_t value = read_scratch(state, scratch, b, *source, place.row(b, e), place.column(b, e), result->columns);
-            components.set(e, convert(state, b, value, source->component, result->component, opcode));
+            const uint32_t value = read_scratch(state, scratch, b, staged, place.row(b, e), place.column(b, e), result->columns);
+            components.set(e, convert_first ? value : convert(state, b, value, source->component, result->component, opcode));
         });
         function.finish(components.value());
         function_id = function.id();

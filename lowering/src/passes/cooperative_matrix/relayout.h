@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 #include "ir/function.h"
 #include "ir/function_builder.h"
@@ -22,11 +24,20 @@ bool needs_relayout(LoweringState& state, const ir::Instruction& instruction);
 
 bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
 
+// A band of a matrix's rows (or columns): those from `first` (a uint id) on, `count` of them.
+struct ScratchWindow {
+    bool rows;
+    uint32_t first;
+    uint32_t count;
+};
+
 // Stores the elements `matrix` (of type `m`) holds at offset + row * pitch + column (transposed:
 // column * pitch + row) of the scratch area for its component type and scope, which holds
-// `area_elements`; no barriers. Copies held by several invocations are stored by one.
+// `area_elements`; no barriers. Copies held by several invocations are stored by one. With a
+// window, only the elements inside it, their row (column) counted from the window's first.
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
-                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements);
+                      uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements,
+                      const std::optional<ScratchWindow>& window = std::nullopt);
 bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
