@@ -45,7 +45,7 @@ struct Options {
     // Blocks of 32 keys: process CPU ms of the lowered kernel, 2048 x 256 x 16, 2026-11-23, load 6-8,
     // four and five processes: lavapipe 26 4.3-5.5 against 5.2-6.3 with blocks of 16, lavapipe 25
     // 10.1-11.3 against 12.2-14.2; blocks of 64 (a 16 x 64 A, 1024 components an invocation, looped)
-    // 22.5-23.2. README, attention benchmark.
+    // 22.5-23.2. tests/bench/README.md, Attention benchmark.
     uint32_t queries = 2048, keys = 256, head = 16, block = 32, reps = 5;
     std::string json;
 };

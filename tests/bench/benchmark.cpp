@@ -148,7 +148,7 @@ size_t fastest(const std::vector<GemmMeasurement>& runs, bool cpu_device) {
 // running at normal priority; with one to three unpinned busy loops or a cache-thrashing process
 // beside it, stretches of 5-15 dispatches at 82-137 ms; with busy loops pinned one to each core,
 // 75-80; with every lavapipe thread on one core, 74-79; after the native coopmat kernels in the
-// same process, no different; README, VK_KHR_cooperative_matrix performance).
+// same process, no different; tests/bench/README.md, VK_KHR_cooperative_matrix GEMM).
 // Timed one after another, minutes apart, the kernels met different load and the ratios swung with
 // it; taking turns, they meet the same.
 void measure_gemms(const Options& o, const std::vector<GemmInputs>& inputs, Results& r) {

@@ -48,7 +48,7 @@ KernelConfig default_config(Kernel kernel) {
         // 78-92 / 669-1039 in the same processes); 1024x64x16 / 256 90-95 / 973; 256x64 / 128 102-109
         // / 1077-1149; 256x256x16 / 256 105-120 / 1020-1326; bk 32 no better; 1024x64 / 128 and
         // 512x64x32 / 128 563 and 584 (most likely the per-element loops above 512 components an
-        // invocation; not profiled). README, VK_NV_cooperative_matrix2 performance, has the whole
+        // invocation; not profiled). tests/bench/README.md, VK_NV_cooperative_matrix2 GEMM, has the whole
         // sweep. Lavapipe 25 has its own (kCoopmat2OnLavapipe25).
         return {kernel, {{"invocations", 128}, {"bm", 512}, {"bn", 64}, {"bk", 16}}};
     }
@@ -79,7 +79,7 @@ KernelConfig coopmat_config(uint32_t tm, uint32_t tn, uint32_t tk) {
         // 86.4-88.6 (687-735), 4x8 82.5 (776.7). Lavapipe 25, one process: 774.9 -> 297.5 (staged
         // 428.9 -> 469.5). Each A tile a subgroup loads (uniform f16 loads, the emulation's dearest
         // part) serves WN multiply-adds, so wide beats square at the same 16 accumulators.
-        // The scalar shader: 76-83 in its fast processes (README, VK_KHR_cooperative_matrix performance).
+        // The scalar shader: 76-83 in its fast processes (tests/bench/README.md, VK_KHR_cooperative_matrix GEMM).
         config.override_with("wm=2,wn=8,sgm=1,sgn=1");
     }
     return config;

@@ -1,7 +1,7 @@
 // Several kernels timed in turns: one timed run of each per round, in reverse order every other
 // round. Other load on this machine's two cores changes from second to second and inflates a run's
 // CPU time with it; timed one after another, minutes apart, kernels met different load and their
-// ratios swung with it (README, VK_KHR_cooperative_matrix performance); taking turns, they meet
+// ratios swung with it (tests/bench/README.md, VK_KHR_cooperative_matrix GEMM); taking turns, they meet
 // the same.
 #pragma once
 
