@@ -7,7 +7,7 @@
 // lavapipe that costs more than the longer code. Measured with the attention benchmark (16x16
 // blocks, head dimension 16; A matrices hold 256 components an invocation, accumulators 32): looping
 // above 32 made the lowered kernel 48.5 ms on lavapipe 26 and 70.6 ms on lavapipe 25, looping above
-// 256 5.7 and 26.7 ms (README, "Attention benchmark"). The flexible-dimension GEMM (32x32x16
+// 256 5.7 and 26.7 ms (tests/bench/README.md, "Attention benchmark"). The flexible-dimension GEMM (32x32x16
 // subgroup matrices: A holds 512 components an invocation), 1024^3, CPU ms: looping above 256 made
 // it 1014 on lavapipe 26 and 616 on 25, above 512 115 and 480 (the threshold now); lavapipe 25 then
 // takes 25 s instead of 5 to compile it.

@@ -19,8 +19,8 @@ namespace {
 // multiply-add per K step of 16), CPU ms relative to no barrier, with a barrier() in the shader,
 // medians over 4-7 processes taking turns, load 5-8, 2026-11-23: every step 0.86 at 2048^3 but 1.06
 // at 1024^3; every 2nd 0.87 / 0.99; every 4th 0.85 / 1.02. This lowering, against itself without the
-// barrier in one process: 0.84-0.88 at 2048^3, 0.92-1.01 at 1024^3 (README, VK_NV_cooperative_matrix2
-// performance).
+// barrier in one process: 0.84-0.88 at 2048^3, 0.92-1.01 at 1024^3 (tests/bench/README.md, "Subgroups
+// in step").
 constexpr uint32_t kStepsBetweenBarriers = 4;
 
 // The most products one call of the float kernel writes out (the driver unrolls its loops) where

@@ -2,7 +2,7 @@
 // another variable bound to the same descriptor, as an array of uints. On a driver whose
 // invocations are SIMD lanes, a per-invocation 16-bit load is a gather emulated lane by lane, while
 // a 32-bit one is a native gather; reading the word and shifting is cheaper there (measured on
-// lavapipe with the f16 GEMM benchmark: see the README). Vulkan allows several variables on one
+// lavapipe with the f16 GEMM benchmark: tests/bench/README.md). Vulkan allows several variables on one
 // descriptor when they agree with its type; both are read-only, so they cannot disagree.
 #pragma once
 
