@@ -197,6 +197,7 @@ CoopmatDevice::CoopmatDevice(Mode mode, const DeviceFacts& facts) : mode_(mode),
     ContextOptions options = setup.options;
     options.device_extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME};
     options.device_features_next = &features.coopmat;
+    options.device_features.shaderInt16 = VK_TRUE;  // 16-bit arithmetic types (uint16_t arrays) declare Int16
     context_ = std::make_unique<Context>(options);
     if (layer) {
         // What the layer says while lowering goes into failure messages.
