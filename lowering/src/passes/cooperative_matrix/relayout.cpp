@@ -284,10 +284,12 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
         ir::Builder& b = function.body();
-        // The narrower component type goes through shared memory (an f32 accumulator becoming an
-        // f16 A is converted before it is written: half the bytes): `staged` is the source's layout
-        // with that type.
-        const bool convert_first = result->component.width < source->component.width;
+        // A workgroup matrix goes through shared memory whole, so there the narrower component type
+        // does (an f32 accumulator becoming an f16 A is converted before it is written: half the
+        // bytes); `staged` is the source's layout with that type. A subgroup's slice is small, and
+        // converting after the read is faster where 16-bit shared-memory reads are per-lane gathers
+        // (lavapipe 26: the attention benchmark's subgroup P took 12.1 instead of 7.0-7.6 ms).
+        const bool convert_first = source->workgroup && result->component.width < source->component.width;
         MatrixType staged = *source;
         uint32_t staged_value = function.parameter(0);
         if (convert_first) {
