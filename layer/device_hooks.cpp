@@ -95,8 +95,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     const VkDeviceCreateInfo* driver_info = copy ? copy->ptr() : pCreateInfo;
     const VkResult result = next_create(physicalDevice, driver_info, pAllocator, pDevice);
     if (result != VK_SUCCESS) return result;
-    data->shaders = make_device_shaders(record, data->enabled_emulation, data->api_version, driver_info,
-                                        instance.settings.cache_dir);
+    data->shaders = make_device_shaders(record, data->enabled_emulation, data->api_version, driver_info, instance.settings);
 
     data->device = *pDevice;
     vkuInitDeviceDispatchTable(*pDevice, &data->next, next_gdpa);

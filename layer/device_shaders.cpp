@@ -19,7 +19,9 @@ uint32_t spirv_version_for(uint32_t api_version) {
 // per invocation (measured: the workgroup GEMM's A and B in subgroup bands made it 1.4x slower there
 // and 1.6x faster on 26.1.6); it reports driverVersion 0.0.1, Mesa 26 its own version, so
 // an older lavapipe (or one reporting no version) counts as per invocation.
-bool scalar_uniform_loads(const PhysicalDeviceFacts& facts) {
+// The `uniform_loads` setting overrides it (a driver that mishandles one form can be given the other).
+bool scalar_uniform_loads(const PhysicalDeviceFacts& facts, UniformLoads setting) {
+    if (setting != UniformLoads::Auto) return setting == UniformLoads::Scalar;
     return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || VK_API_VERSION_MAJOR(facts.properties.driverVersion) >= 26;
 }
 
@@ -27,7 +29,7 @@ bool scalar_uniform_loads(const PhysicalDeviceFacts& facts) {
 
 std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
                                                    uint32_t api_version, const VkDeviceCreateInfo* create_info,
-                                                   const std::string& cache_dir) {
+                                                   const Settings& settings) {
     if (enabled == 0) return nullptr;
     lowering::Target target;
     target.vulkan_version = api_version;
@@ -40,9 +42,10 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.emulate = enabled;
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
-    target.scalar_uniform_loads = scalar_uniform_loads(record.facts);
+    target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
     target.tile_image = tile_image_target(record.facts);
-    return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info), cache_dir);
+    return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),
+                                          settings.cache_dir);
 }
 
 }  // namespace vkpolyfill

@@ -35,9 +35,10 @@ struct DeviceShaders {
     }
 };
 
-// `create_info` is what the driver received (the layer's copy or the application's own).
+// `create_info` is what the driver received (the layer's copy or the application's own); `settings`
+// are the instance's (the cache directory, the uniform-load choice).
 std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
                                                    uint32_t api_version, const VkDeviceCreateInfo* create_info,
-                                                   const std::string& cache_dir);
+                                                   const Settings& settings);
 
 }  // namespace vkpolyfill

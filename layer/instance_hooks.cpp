@@ -68,7 +68,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
                      std::string(kLayerName) + " " + kLayerVersionString + " active: log_level=" +
                          to_string(data->settings.log_level) + " validate_output=" +
                          (data->settings.validate_output ? "true" : "false") +
-                         " force_emulation=" + join(data->settings.force_emulation));
+                         " force_emulation=" + join(data->settings.force_emulation) +
+                         " uniform_loads=" + to_string(data->settings.uniform_loads));
     for (int i = 0; i < chained; ++i) data->logger.messenger_destroyed();
     instances().insert(dispatch_key(*pInstance), std::move(data));
     return VK_SUCCESS;

@@ -14,12 +14,17 @@ namespace vkpolyfill {
 
 enum class LogLevel { Error = 0, Warning = 1, Info = 2, Debug = 3 };
 
+// How the lowering loads a value that every invocation of a subgroup reads from one address
+// (lowering::Target::scalar_uniform_loads): as the device is known to do it best, or as chosen.
+enum class UniformLoads { Auto = 0, Scalar = 1, PerInvocation = 2 };
+
 struct Settings {
     std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native
     LogLevel log_level = LogLevel::Warning;     // what reaches stderr
     bool validate_output = true;                // spirv-val every lowered module before the driver sees it
     std::string dump_dir;                       // where original and lowered modules are written, if set
     std::string cache_dir;                      // on-disk cache of lowered modules, if set
+    UniformLoads uniform_loads = UniformLoads::Auto;
 
     bool forces_emulation_of(std::string_view extension) const;
 };
@@ -29,5 +34,6 @@ struct Settings {
 Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std::string>& problems);
 
 const char* to_string(LogLevel level);
+const char* to_string(UniformLoads loads);
 
 }  // namespace vkpolyfill

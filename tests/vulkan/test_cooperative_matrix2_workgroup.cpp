@@ -1,6 +1,7 @@
 // Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2) against a CPU reference, lowered
 // two ways: by the library for the device's subgroup size and run on the driver without the layer,
-// and by the layer for a device that enabled VK_NV_cooperative_matrix2. The shaders: a GEMM tile,
+// and by the layer (at each of its `uniform_loads` settings) for a device that enabled
+// VK_NV_cooperative_matrix2. The shaders: a GEMM tile,
 // an attention block (S = Q x K, row maxima by reduction, P = exp(S - max) by a per-element
 // operation, P converted to an f16 A, O = P x V), and a mix of A and B in their accumulators' bands
 // and striped ones staged through shared memory, stored back from their copies.
@@ -10,11 +11,15 @@
 #include <algorithm>
 #include <cmath>
 #include <format>
+#include <map>
 
 #include "coopmat_scalars.h"
 #include "coopmat2_target.h"
 #include "coopmat_compare.h"
 #include "library_lowering.h"
+#include "scoped_env.h"
+#include "spy_records.h"
+#include "temp_dir.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vulkan_context.h"
 
@@ -65,8 +70,26 @@ std::vector<float> attention(const Inputs& in) {
 // LibraryAsLoops: Target::unroll_up_to 0; LibraryPerInvocationLoads: Target::scalar_uniform_loads
 // false (A and B striped and staged, as for lavapipe 25), whichever driver runs it;
 // LibraryStagedInChunks: that, with a reserve of shared memory so small (512 bytes) that every staged
-// multiply-add stages K in chunks of 4 and sums them one after another.
-enum class Lowering { Library, LibraryAsLoops, LibraryPerInvocationLoads, LibraryStagedInChunks, Layer };
+// multiply-add stages K in chunks of 4 and sums them one after another. Layer: the layer's lowering
+// with its `uniform_loads` setting at auto; LayerScalarLoads, LayerPerInvocationLoads: set to scalar,
+// per_invocation.
+enum class Lowering {
+    Library,
+    LibraryAsLoops,
+    LibraryPerInvocationLoads,
+    LibraryStagedInChunks,
+    Layer,
+    LayerScalarLoads,
+    LayerPerInvocationLoads
+};
+
+bool by_the_layer(Lowering lowering) { return lowering >= Lowering::Layer; }
+
+const char* uniform_loads_setting(Lowering lowering) {
+    if (lowering == Lowering::LayerScalarLoads) return "scalar";
+    if (lowering == Lowering::LayerPerInvocationLoads) return "per_invocation";
+    return nullptr;
+}
 
 // A workgroup shader, lowered by the library for the driver's subgroup size.
 std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const char* shader, Lowering lowering) {
@@ -82,19 +105,20 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const
 
 std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs,
                        const char* shader = "tests/coopmat2/workgroup_attention.comp") {
+    const bool layer = by_the_layer(lowering);
+    ScopedEnv uniform_loads("VK_POLYFILL_EXTENSIONS_UNIFORM_LOADS", uniform_loads_setting(lowering));
     Coopmat2ComputeFeatures coopmat(true);
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(lowering == Lowering::Layer ? coopmat.head() : nullptr);
+    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(layer ? coopmat.head() : nullptr);
     features11.storageBuffer16BitAccess = VK_TRUE;
     VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
     features12.shaderFloat16 = VK_TRUE;
     features12.vulkanMemoryModel = VK_TRUE;
     std::vector<const char*> extensions;
-    if (lowering == Lowering::Layer) {
+    if (layer) {
         extensions = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME};
     }
-    Context context({.layer = lowering == Lowering::Layer, .device_extensions = extensions, .device_features_next = &features12});
-    const std::vector<uint32_t> words =
-        lowering == Lowering::Layer ? read_shader(shader) : lowered_by_library(context.physical_device, shader, lowering);
+    Context context({.layer = layer, .device_extensions = extensions, .device_features_next = &features12});
+    const std::vector<uint32_t> words = layer ? read_shader(shader) : lowered_by_library(context.physical_device, shader, lowering);
     if (words.empty()) return {};
 
     Buffer q = context.create_buffer(in.q.size() * 2), k = context.create_buffer(in.k.size() * 2);
@@ -164,9 +188,38 @@ TEST_P(CooperativeMatrix2Workgroup, BandedAndStripedOperandsMatchCpu) {
     EXPECT_TRUE(coopmat::floats_match("the results", got, expected, {}, where));
 }
 
+// Whether the default device is lavapipe before Mesa 26, which loads a subgroup-uniform value per
+// invocation (where the layer's `uniform_loads=auto` lowers for per-invocation loads).
+bool lavapipe_before_26() {
+    Context context({.layer = false});
+    VkPhysicalDeviceDriverProperties driver = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&driver);
+    vkGetPhysicalDeviceProperties2(context.physical_device, &properties);
+    return driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE && VK_API_VERSION_MAJOR(properties.properties.driverVersion) < 26;
+}
+
+// The setting reaches the lowering (the results are checked by the suite above): the layer lowers
+// the GEMM tile differently for scalar and for per-invocation loads, and at auto as the driver does best.
+TEST(CooperativeMatrix2WorkgroupSettings, UniformLoadsChooseHowTheLayerLowers) {
+    std::map<Lowering, std::vector<uint32_t>> lowered;
+    for (Lowering lowering : {Lowering::Layer, Lowering::LayerScalarLoads, Lowering::LayerPerInvocationLoads}) {
+        TempDir dumps;
+        ScopedEnv dump_dir("VK_POLYFILL_EXTENSIONS_DUMP_DIR", dumps.path().c_str());
+        const Inputs in = make_inputs();
+        EXPECT_EQ(run(lowering, 0, in, kRows * kColumns), scores(in));
+        const auto files = dumps.files_ending_with(".lowered.spv");
+        ASSERT_EQ(files.size(), 1u);
+        lowered[lowering] = read_words(files[0]);
+    }
+    EXPECT_NE(lowered[Lowering::LayerScalarLoads], lowered[Lowering::LayerPerInvocationLoads]);
+    EXPECT_EQ(lowered[Lowering::Layer],
+              lowered[lavapipe_before_26() ? Lowering::LayerPerInvocationLoads : Lowering::LayerScalarLoads]);
+}
+
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                          testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
-                                         Lowering::LibraryStagedInChunks, Lowering::Layer),
+                                         Lowering::LibraryStagedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
+                                         Lowering::LayerPerInvocationLoads),
                          [](const testing::TestParamInfo<Lowering>& param) {
                              switch (param.param) {
                                  case Lowering::Library: return "ByTheLibrary";
@@ -174,6 +227,8 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                                  case Lowering::LibraryPerInvocationLoads: return "ByTheLibraryWithPerInvocationLoads";
                                  case Lowering::LibraryStagedInChunks: return "ByTheLibraryStagedInChunks";
                                  case Lowering::Layer: return "ByTheLayer";
+                                 case Lowering::LayerScalarLoads: return "ByTheLayerWithScalarLoads";
+                                 case Lowering::LayerPerInvocationLoads: return "ByTheLayerWithPerInvocationLoads";
                              }
                              return "";
                          });
