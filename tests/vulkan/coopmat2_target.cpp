@@ -18,6 +18,7 @@ BlockLoadFeatures::BlockLoadFeatures() {
     v12_ = vku::InitStructHelper(&v11_);
     v12_.shaderFloat16 = VK_TRUE;
     v12_.shaderInt8 = VK_TRUE;
+    v12_.storageBuffer8BitAccess = VK_TRUE;  // tensor_decode.comp's uint8_t view of its Q8_0 blocks
     v12_.vulkanMemoryModel = VK_TRUE;
     v12_.bufferDeviceAddress = VK_TRUE;  // the application's decode functions stay in the module
     decode_vector_ = vku::InitStructHelper();

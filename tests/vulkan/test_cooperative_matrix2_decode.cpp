@@ -1,7 +1,8 @@
 // Tensor loads with a DecodeFunc (SPV_NV_cooperative_matrix2 block loads), lowered by the library
 // for the device's subgroup size and run on the driver without the layer: llama.cpp-style Q4_0 and
 // Q8_0 weights (blocks of 32 with an f16 scale) read from StorageBuffer descriptors by decode
-// functions written for buffer references, against a CPU dequantization; and a GEMM whose A comes
+// functions written for buffer references (Q8_0 also from a uint8_t array, as llama.cpp's flash
+// attention declares K and V), against a CPU dequantization; and a GEMM whose A comes
 // through Q4_0 decoding and B (f16) through a tensor layout, with M and N not multiples of the tile
 // (Constant clamping on loads, discarded stores), against a CPU GEMM, lowered by the library and
 // by the layer at pipeline creation (where the layer reports tensorAddressing and blockLoads).
@@ -77,6 +78,8 @@ void check_tile(uint32_t op, uint32_t first_row, uint32_t first_column) {
 
 TEST(CooperativeMatrix2Decode, Q4_0TileMatchesCpu) { check_tile(0, 8, 64); }
 TEST(CooperativeMatrix2Decode, Q8_0TileMatchesCpu) { check_tile(1, 0, 96); }
+// The 34-byte blocks from a uint8_t array: the decode pointer steps by its own pointee, not the array's bytes.
+TEST(CooperativeMatrix2Decode, Q8_0TileFromBytesMatchesCpu) { check_tile(3, 4, 32); }
 
 void check_gemm(bool through_layer) {
     constexpr uint32_t M = 40, N = 24, K = 64;

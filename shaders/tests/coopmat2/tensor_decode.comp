@@ -6,23 +6,29 @@
 // OP 0: a Q4_0 tile, OP 1: a Q8_0 tile (both M x K at the block offsets in p[]), stored as floats;
 // OP 2: a GEMM tile per workgroup, C = A x B with A in Q4_0 and B f16 (K x N), both loaded through
 // tensor layouts with Constant clamping (M and N need not be multiples of the tile), C stored
-// through a tensor layout (what falls outside is discarded).
+// through a tensor layout (what falls outside is discarded); OP 3: the Q8_0 tile of OP 1 read as
+// llama.cpp's flash attention reads its K and V: from a uint8_t array, by a decode function whose
+// pointer is to a whole block (of a specialization-constant size), so block i starts at byte i x 34.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_8bit_storage : require
 layout(local_size_x = 8) in;
 layout(constant_id = 0) const uint OP = 0;
+layout(constant_id = 1) const uint Q8_0_BLOCK_BYTES = 34;  // as llama.cpp's FaBlockBytesK
 
 struct block_q4_0_packed16 { float16_t d; uint16_t qs[16 / 2]; };  // 32 weights: (q - 8) * d
 struct block_q8_0_packed16 { float16_t d; int16_t qs[32 / 2]; };   // 32 weights: q * d
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer decodeBufQ4_0 { block_q4_0_packed16 block; };
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer decodeBufQ8_0 { block_q8_0_packed16 block; };
+layout(buffer_reference, std430, buffer_reference_align = 1) buffer decodeBufBytes { uint8_t raw[Q8_0_BLOCK_BYTES]; };
 
 layout(std430, set = 0, binding = 0) readonly buffer Params { uint p[]; };  // M, N, K, first row, first column
 layout(std430, set = 0, binding = 1) readonly buffer Q4 { block_q4_0_packed16 q4[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Q8 { block_q8_0_packed16 q8[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Q8Bytes { uint8_t q8_bytes[]; };  // the same blocks
 layout(std430, set = 0, binding = 3) readonly buffer B { float16_t b[]; };
 layout(std430, set = 0, binding = 4) buffer Result { float result[]; };
 
@@ -45,6 +51,11 @@ float16_t dequantFuncQ8_0(const in decodeBufQ8_0 bl, const in uint blockCoords[2
     return float16_t(unpack8(pair)[idx & 1]) * d;
 }
 
+// As llama.cpp's faDecodeK: the block pointer cast to the format's own.
+float16_t dequantBytesQ8_0(const in decodeBufBytes bl, const in uint blockCoords[2], const in uint coordInBlock[2]) {
+    return dequantFuncQ8_0(decodeBufQ8_0(bl), blockCoords, coordInBlock);
+}
+
 // An M x K weight tensor of 1 x 32 blocks, its strides in blocks.
 tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> weights() {
     tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> t = createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
@@ -54,10 +65,12 @@ tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> weights() {
 
 void main() {
     const uint M = p[0], N = p[1], K = p[2];
-    if (OP == 0 || OP == 1) {
+    if (OP == 0 || OP == 1 || OP == 3) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 64, gl_MatrixUseAccumulator> w;
         if (OP == 0) {
             coopMatLoadTensorNV(w, q4, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantFuncQ4_0);
+        } else if (OP == 3) {
+            coopMatLoadTensorNV(w, q8_bytes, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantBytesQ8_0);
         } else {
             coopMatLoadTensorNV(w, q8, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantFuncQ8_0);
         }

@@ -3,6 +3,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "passes/cooperative_matrix/block_layout.h"
 #include "passes/cooperative_matrix/byte_address.h"
 #include "passes/cooperative_matrix/decode_clone.h"
 #include "passes/cooperative_matrix/word_view.h"
@@ -54,6 +55,21 @@ std::optional<Signature> signature(LoweringState& state, uint32_t function, cons
     return Signature{words[0], components, std::vector<uint32_t>(words.begin() + 1, words.end())};
 }
 
+// How many elements of the array the Pointer points into one decode block spans: the spec steps the
+// function's pointer by the size of its pointee, whatever the array's element is.
+std::optional<uint32_t> elements_per_block(LoweringState& state, uint32_t pointer_type, const AccessPath& path,
+                                           std::string& why) {
+    const std::optional<uint64_t> block = layout_bytes(state, state.module().find_definition(pointer_type)->word(3), why);
+    const std::optional<uint32_t> stride = block ? indexed_array_stride(state.module(), path, why) : std::nullopt;
+    if (!stride) return std::nullopt;
+    if (*block == 0 || *stride == 0 || *block % *stride != 0 || *block / *stride > UINT32_MAX) {
+        why = std::format("its decode blocks of {} bytes do not start on elements of the {}-byte array its pointer points into",
+                          *block, *stride);
+        return std::nullopt;
+    }
+    return uint32_t(*block / *stride);
+}
+
 }  // namespace
 
 bool DecodeCall::check_signature(LoweringState& state, uint32_t function, const MatrixType& matrix, uint32_t dimensions,
@@ -65,10 +81,13 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
                                               const MatrixType& matrix, uint32_t dimensions, bool vector, std::string& why) {
     std::optional<Signature> checked = signature(state, function, matrix, dimensions, vector, why);
     if (!checked) return std::nullopt;
-    const ir::Module& module = state.module();
     const AccessPath& path = access.path();
+    const std::optional<uint32_t> per_block = elements_per_block(state, checked->parameters[0], path, why);
+    if (!per_block) return std::nullopt;
+    const ir::Module& module = state.module();
     if (path.storage_class == spv::StorageClassPhysicalStorageBuffer) {
-        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters), false, 0);
+        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters),
+                          *per_block, false, 0);
     }
     const std::optional<uint32_t> view =
         path.storage_class == spv::StorageClassStorageBuffer && path.base_is_global ? binding_word_view(state, path.base) : std::nullopt;
@@ -83,13 +102,15 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
     if (!ByteAddress(state, *view).offset(b, state.uint_constant(0), reached, path.indices, why)) return std::nullopt;
     const uint32_t clone = decode_through_words(state, function, *view, why);
     if (!clone) return std::nullopt;
-    return DecodeCall(state, clone, checked->return_type, checked->components, std::move(checked->parameters), true, *view);
+    return DecodeCall(state, clone, checked->return_type, checked->components, std::move(checked->parameters), *per_block,
+                      true, *view);
 }
 
 uint32_t DecodeCall::call(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
                           uint32_t block_coordinates, uint32_t coordinates_in_block) const {
     const uint32_t u = state_->uint_type();
-    const uint32_t element = b.add(spv::OpIAdd, u, {bound.first, index});
+    const uint32_t blocks = elements_per_block_ == 1 ? index : b.add(spv::OpIMul, u, {index, state_->uint_constant(elements_per_block_)});
+    const uint32_t element = b.add(spv::OpIAdd, u, {bound.first, blocks});
     uint32_t block;
     if (through_words_) {
         std::vector<uint32_t> indices = bound.indices;

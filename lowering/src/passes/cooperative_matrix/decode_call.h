@@ -1,6 +1,7 @@
 // How a tensor load calls its DecodeFunc for one element (or its DecodeVectorFunc for a group of
 // block-adjacent elements, SPV_NV_cooperative_matrix_decode_vector): with a PhysicalStorageBuffer pointer to
-// the element's block (pointer + index * sizeof(pointee), as the spec says), or, when the load reads
+// the element's block (pointer + index * sizeof(the function's pointee), as the spec says, which may
+// span several elements of the array the pointer points into: block_layout.h), or, when the load reads
 // a StorageBuffer descriptor, the clone of decode_clone.h with the block's byte offset; then the
 // block coordinates and the coordinates within the block (as the function takes them: arrays by
 // value or pointers to Function arrays).
@@ -30,22 +31,24 @@ class DecodeCall {
     // The elements one call decodes: 1 for a DecodeFunc, V for a DecodeVectorFunc.
     uint32_t components() const { return components_; }
 
-    // The component (or V components) decoded for the block `index` (a uint id, in pointees from the Pointer);
+    // The component (or V components) decoded for the block `index` (a uint id, in blocks from the Pointer);
     // `block_coordinates` and `coordinates_in_block` are Function variables of uint[dimensions].
     uint32_t call(ir::Builder& builder, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
                   uint32_t block_coordinates, uint32_t coordinates_in_block) const;
 
   private:
     DecodeCall(LoweringState& state, uint32_t callee, uint32_t return_type, uint32_t components,
-               std::vector<uint32_t> parameter_types, bool through_words, uint32_t words)
+               std::vector<uint32_t> parameter_types, uint32_t elements_per_block, bool through_words, uint32_t words)
         : state_(&state), callee_(callee), return_type_(return_type), components_(components),
-          parameter_types_(std::move(parameter_types)), through_words_(through_words), words_(words) {}
+          parameter_types_(std::move(parameter_types)), elements_per_block_(elements_per_block),
+          through_words_(through_words), words_(words) {}
 
     LoweringState* state_;
     uint32_t callee_;  // the application's function, or its clone
     uint32_t return_type_;
     uint32_t components_;
     std::vector<uint32_t> parameter_types_;  // the application's function's
+    uint32_t elements_per_block_;            // array elements (of the array the Pointer points into) per block
     bool through_words_;
     uint32_t words_;  // the word view, when through_words_
 };

@@ -1,0 +1,74 @@
+#include "passes/cooperative_matrix/block_layout.h"
+
+#include <algorithm>
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+
+#include "ir/decorations.h"
+#include "ir/indexed_type.h"
+#include "specialization.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::string& why) {
+    ir::Module& module = state.module();
+    const ir::Instruction* definition = module.find_definition(type);
+    switch (definition ? definition->opcode() : 0) {
+        case spv::OpTypeInt:
+        case spv::OpTypeFloat: return definition->word(2) / 8;
+        case spv::OpTypePointer: return 8;  // a PhysicalStorageBuffer pointer in the block
+        case spv::OpTypeVector: {
+            const std::optional<uint64_t> component = layout_bytes(state, definition->word(2), why);
+            if (!component) return std::nullopt;
+            return *component * definition->word(3);
+        }
+        case spv::OpTypeArray: {
+            const std::optional<uint32_t> stride = ir::find_decoration(module, type, spv::DecorationArrayStride);
+            if (!stride) {
+                why = std::format("array type %{} in a decode block has no ArrayStride", type);
+                return std::nullopt;
+            }
+            const uint32_t length_id = definition->word(3);
+            const std::optional<uint64_t> length =
+                freeze_constant(module, length_id, state.context.specialization, state.context.diagnostics);
+            if (!length) {
+                why = std::format("the length of array type %{} in a decode block is not a constant", type);
+                return std::nullopt;
+            }
+            return *length * *stride;
+        }
+        case spv::OpTypeStruct: {
+            uint64_t end = 0;
+            const size_t members = definition->operand_words().size();
+            for (uint32_t member = 0; member < members; ++member) {
+                const std::optional<uint32_t> offset = ir::find_member_decoration(module, type, member, spv::DecorationOffset);
+                if (!offset) {
+                    why = std::format("member {} of struct %{} in a decode block has no Offset", member, type);
+                    return std::nullopt;
+                }
+                const std::optional<uint64_t> bytes = layout_bytes(state, module.find_definition(type)->operand_words()[member], why);
+                if (!bytes) return std::nullopt;
+                end = std::max(end, *offset + *bytes);
+            }
+            return end;
+        }
+        default:
+            why = std::format("a decode block holds type %{} (only scalars, vectors, arrays, structs and pointers have a size here)", type);
+            return std::nullopt;
+    }
+}
+
+std::optional<uint32_t> indexed_array_stride(const ir::Module& module, const AccessPath& path, std::string& why) {
+    const ir::Instruction* pointer = module.find_definition(module.type_of(path.base));
+    uint32_t type = pointer && pointer->opcode() == spv::OpTypePointer ? pointer->word(3) : 0;
+    for (size_t i = 0; type != 0 && i + 1 < path.indices.size(); ++i) {
+        type = ir::indexed_type(module, type, evaluate_constant(module, path.indices[i], {}));
+    }
+    const ir::Instruction* array = type ? module.find_definition(type) : nullptr;
+    const bool is_array = array && (array->opcode() == spv::OpTypeArray || array->opcode() == spv::OpTypeRuntimeArray);
+    const std::optional<uint32_t> stride = is_array ? ir::find_decoration(module, type, spv::DecorationArrayStride) : std::nullopt;
+    if (!stride) why = "the array its pointer points into has no ArrayStride, so its decode blocks cannot be placed";
+    return stride;
+}
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix
