@@ -27,8 +27,10 @@ uint32_t component_from_bits(LoweringState& state, ir::Builder& b, uint32_t bits
         return b.add(spv::OpFConvert, component.type, {b.add(spv::OpBitcast, f32, {wide})});
     }
     const uint32_t narrow = types.get_type_int(component.width, false);
-    const uint32_t value = b.add(spv::OpUConvert, narrow, {bits});
-    return narrow == component.type ? value : b.add(spv::OpBitcast, component.type, {value});
+    // Narrow integers: a truncation straight to the type, since a same-width bitcast of an 8- or
+    // 16-bit integer needs Int8 / Int16, which a module with only 8/16-bit storage access lacks.
+    if (!component.is_float) return b.add(component.type == narrow ? spv::OpUConvert : spv::OpSConvert, component.type, {bits});
+    return b.add(spv::OpBitcast, component.type, {b.add(spv::OpUConvert, narrow, {bits})});
 }
 
 uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value, const ComponentInfo& component) {
@@ -43,9 +45,9 @@ uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value,
                                     {wide, types.get_constant(f32, std::array<uint32_t, 1>{0})});
         return b.add(spv::OpExtInst, u, {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450PackHalf2x16, pair});
     }
+    if (!component.is_float) return b.add(spv::OpUConvert, u, {value});  // zero-extends a signed one too; no bitcast (above)
     const uint32_t narrow = types.get_type_int(component.width, false);
-    const uint32_t raw = narrow == component.type ? value : b.add(spv::OpBitcast, narrow, {value});
-    return b.add(spv::OpUConvert, u, {raw});
+    return b.add(spv::OpUConvert, u, {b.add(spv::OpBitcast, narrow, {value})});
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
