@@ -15,6 +15,7 @@
 #include "diagnostic_text.h"
 #include "spirv_corpus.h"
 #include "spirv_facts.h"
+#include "spirv_text.h"
 #include "vkpolyfill/lowering/cooperative_matrix.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
@@ -243,6 +244,88 @@ TEST(CooperativeMatrixPass, WorkgroupReductionsLowerToValidSpirvOrAreReported) {
         }
     }
     EXPECT_GE(lowered, 150u);
+}
+
+// 16-bit array elements in a module with 16-bit storage access but no Int16 (and 8-bit ones
+// without Int8 where the matrix is not 8-bit): spirv-val allows such types in width conversions
+// only, so the lowering must not bitcast them. Half matrices through ushort arrays (same width),
+// through uchar arrays (two per component), and uchar matrices through ushort arrays (two per element).
+constexpr std::string_view kNarrowStorageOnly = R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability Int8
+OpCapability StorageBuffer8BitAccess
+OpCapability StorageBuffer16BitAccess
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_8bit_storage"
+OpExtension "SPV_KHR_16bit_storage"
+OpExtension "SPV_KHR_cooperative_matrix"
+OpExtension "SPV_KHR_vulkan_memory_model"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main" %shorts %bytes
+OpExecutionMode %main LocalSize 32 1 1
+OpDecorate %short_array ArrayStride 2
+OpDecorate %byte_array ArrayStride 1
+OpMemberDecorate %short_block 0 Offset 0
+OpMemberDecorate %byte_block 0 Offset 0
+OpDecorate %short_block Block
+OpDecorate %byte_block Block
+OpDecorate %shorts DescriptorSet 0
+OpDecorate %shorts Binding 0
+OpDecorate %bytes DescriptorSet 0
+OpDecorate %bytes Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%half = OpTypeFloat 16
+%uchar = OpTypeInt 8 0
+%ushort = OpTypeInt 16 0
+%uint_0 = OpConstant %uint 0
+%uint_3 = OpConstant %uint 3
+%uint_16 = OpConstant %uint 16
+%uint_8 = OpConstant %uint 8
+%uint_32 = OpConstant %uint 32
+%row_major = OpConstant %uint 0
+%use_a = OpConstant %uint 0
+%half_a = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %use_a
+%uchar_a = OpTypeCooperativeMatrixKHR %uchar %uint_3 %uint_16 %uint_16 %use_a
+%short_array = OpTypeRuntimeArray %ushort
+%byte_array = OpTypeRuntimeArray %uchar
+%short_block = OpTypeStruct %short_array
+%byte_block = OpTypeStruct %byte_array
+%short_block_ptr = OpTypePointer StorageBuffer %short_block
+%byte_block_ptr = OpTypePointer StorageBuffer %byte_block
+%short_ptr = OpTypePointer StorageBuffer %ushort
+%byte_ptr = OpTypePointer StorageBuffer %uchar
+%shorts = OpVariable %short_block_ptr StorageBuffer
+%bytes = OpVariable %byte_block_ptr StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%short_0 = OpAccessChain %short_ptr %shorts %uint_0 %uint_0
+%short_256 = OpAccessChain %short_ptr %shorts %uint_0 %uint_32
+%byte_0 = OpAccessChain %byte_ptr %bytes %uint_0 %uint_0
+%byte_512 = OpAccessChain %byte_ptr %bytes %uint_0 %uint_32
+%from_shorts = OpCooperativeMatrixLoadKHR %half_a %short_0 %row_major %uint_16
+OpCooperativeMatrixStoreKHR %short_256 %from_shorts %row_major %uint_16
+%from_bytes = OpCooperativeMatrixLoadKHR %half_a %byte_0 %row_major %uint_32
+OpCooperativeMatrixStoreKHR %byte_512 %from_bytes %row_major %uint_32
+%bytes_from_shorts = OpCooperativeMatrixLoadKHR %uchar_a %short_0 %row_major %uint_8
+OpCooperativeMatrixStoreKHR %byte_0 %bytes_from_shorts %row_major %uint_16
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(CooperativeMatrixPass, NarrowArrayElementsWithoutNarrowArithmeticLowerToValidSpirv) {
+    const std::vector<uint32_t> words = assemble(kNarrowStorageOnly);
+    ASSERT_EQ(validate(words, kVulkan13), "");  // valid as it is: no Int16 needed
+    for (auto [subgroup_size, simd_lanes] : {std::pair{8u, true}, {8u, false}, {32u, false}}) {
+        SCOPED_TRACE("subgroup size " + std::to_string(subgroup_size) + (simd_lanes ? " (SIMD lanes)" : ""));
+        const Result result = lower(words, emulating_coopmat(subgroup_size, simd_lanes), {});
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        EXPECT_EQ(read_facts(result.words).capabilities.count(spv::CapabilityInt16), 0u);
+    }
 }
 
 TEST(CooperativeMatrixConfigurations, OfferedShapesFitTheSubgroupAndTheArithmetic) {

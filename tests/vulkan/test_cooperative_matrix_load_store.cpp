@@ -1,8 +1,9 @@
 // OpCooperativeMatrixLoadKHR / StoreKHR round trips, VK-GL-CTS style: every matrix type of the
 // covered configurations (each use), each storage class (StorageBuffer, Workgroup arrays,
 // PhysicalStorageBuffer), pointee types wider than the component type (f16 through f16vec2 / uint /
-// uvec4, int8 through uint / uvec4, f32 and u32 through uvec4) and narrower (f16, f32 and u32 through
-// uint8_t, f32 through uint16_t: a component spans several array elements), and within each case
+// uvec4, int8 through uint / uvec4, f32 and u32 through uvec4), narrower (f16, f32 and u32 through
+// uint8_t, f32 through uint16_t: a component spans several array elements) and of the same width
+// (f16 through uint16_t, int8 through uint8_t: the bits reinterpreted), and within each case
 // every pair of load and store layouts with tight, padded and zero (broadcast) load strides at
 // non-zero offsets.
 // The whole target buffer is compared, so stray writes into padding show too.
@@ -21,8 +22,9 @@ struct Pointee {
     Component element;
     const char* glsl;  // the array's element type in the shader
     uint32_t bytes;
+    bool reinterpreted = false;  // another type of the component's width
 
-    bool scalar() const { return bytes == component_bytes(element); }
+    bool scalar() const { return bytes == component_bytes(element) && !reinterpreted; }
     // Components in one pointee, and pointees in one component: one of them is 1.
     uint32_t per_pointee() const { return std::max(1u, bytes / component_bytes(element)); }
     uint32_t span() const { return std::max(1u, component_bytes(element) / bytes); }
@@ -42,6 +44,7 @@ constexpr Pointee kPointees[] = {
     {VK_COMPONENT_TYPE_UINT32_KHR, "uint", 4},       {VK_COMPONENT_TYPE_UINT32_KHR, "uvec4", 16},
     {VK_COMPONENT_TYPE_FLOAT16_KHR, "uint8_t", 1},   {VK_COMPONENT_TYPE_FLOAT32_KHR, "uint8_t", 1},
     {VK_COMPONENT_TYPE_FLOAT32_KHR, "uint16_t", 2},  {VK_COMPONENT_TYPE_UINT32_KHR, "uint8_t", 1},
+    {VK_COMPONENT_TYPE_FLOAT16_KHR, "uint16_t", 2, true}, {VK_COMPONENT_TYPE_SINT8_KHR, "uint8_t", 1, true},
 };
 
 struct Push {

@@ -26,10 +26,11 @@ uint32_t component_from_bits(LoweringState& state, ir::Builder& b, uint32_t bits
         const uint32_t wide = b.add(spv::OpShiftLeftLogical, u, {bits, state.uint_constant(16)});
         return b.add(spv::OpFConvert, component.type, {b.add(spv::OpBitcast, f32, {wide})});
     }
+    if (!component.is_float) {  // truncated straight to the type: no same-width bitcast (see the header)
+        const ir::Instruction* type = state.module().find_definition(component.type);
+        return b.add(type->word(3) ? spv::OpSConvert : spv::OpUConvert, component.type, {bits});
+    }
     const uint32_t narrow = types.get_type_int(component.width, false);
-    // Narrow integers: a truncation straight to the type, since a same-width bitcast of an 8- or
-    // 16-bit integer needs Int8 / Int16, which a module with only 8/16-bit storage access lacks.
-    if (!component.is_float) return b.add(component.type == narrow ? spv::OpUConvert : spv::OpSConvert, component.type, {bits});
     return b.add(spv::OpBitcast, component.type, {b.add(spv::OpUConvert, narrow, {bits})});
 }
 
@@ -45,9 +46,16 @@ uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value,
                                     {wide, types.get_constant(f32, std::array<uint32_t, 1>{0})});
         return b.add(spv::OpExtInst, u, {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450PackHalf2x16, pair});
     }
-    if (!component.is_float) return b.add(spv::OpUConvert, u, {value});  // zero-extends a signed one too; no bitcast (above)
+    if (!component.is_float) return b.add(spv::OpUConvert, u, {value});  // zero-extends either signedness
     const uint32_t narrow = types.get_type_int(component.width, false);
     return b.add(spv::OpUConvert, u, {b.add(spv::OpBitcast, narrow, {value})});
+}
+
+uint32_t reinterpret_component(LoweringState& state, ir::Builder& b, uint32_t value, const ComponentInfo& from,
+                               const ComponentInfo& to) {
+    if (from.type == to.type) return value;
+    if (from.width >= 32) return b.add(spv::OpBitcast, to.type, {value});
+    return component_from_bits(state, b, component_to_bits(state, b, value, from), to);
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -1,6 +1,8 @@
 // Components as raw bits in the low bits of a 32-bit unsigned integer, and back: for components
 // packed into wider array elements (stores through atomics), read through a word view, or given
-// as bits by the shader (a tensor layout's clampValue).
+// as bits by the shader (a tensor layout's clampValue). 8- and 16-bit components never take a
+// same-width OpBitcast: spirv-val allows those types, without Int8 / Int16 / Float16 (a module
+// with only 8/16-bit storage access), in width conversions only.
 #pragma once
 
 #include <cstdint>
@@ -14,5 +16,9 @@ uint32_t component_from_bits(LoweringState& state, ir::Builder& builder, uint32_
 
 // A component of 32 bits or fewer as a uint holding its bits in the low bits, the rest zero.
 uint32_t component_to_bits(LoweringState& state, ir::Builder& builder, uint32_t value, const ComponentInfo& component);
+
+// `value`, a `from` component, as the `to` component of the same width (its bits unchanged).
+uint32_t reinterpret_component(LoweringState& state, ir::Builder& builder, uint32_t value, const ComponentInfo& from,
+                               const ComponentInfo& to);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -313,7 +313,12 @@ uint32_t ElementAccess::load(ir::Builder& b, const Bound& bound, const Address& 
         scalar = pointee_.count > 1 ? extract(b, pointee_.scalar_type, value, p.scalar, p.scalar_id) : value;
     }
     if (span_ > 1 || pointee_.scalar_type == component) return scalar;  // a piece, or the component itself
-    if (per_scalar_ == 1) return b.add(spv::OpBitcast, component, {scalar});
+    if (per_scalar_ == 1) return reinterpret_component(*state_, b, scalar, scalar_, component_);
+    if (scalar_.width < 32) {  // a narrow scalar goes through its bits, not a bitcast (component_bits.h)
+        const uint32_t bits = b.add(spv::OpShiftRightLogical, state_->uint_type(),
+                                    {component_to_bits(*state_, b, scalar, scalar_), shift_within_scalar(b, p)});
+        return component_from_bits(*state_, b, bits, component_);
+    }
     const uint32_t vector = b.add(spv::OpBitcast, state_->types().get_type_vector(component, per_scalar_), {scalar});
     return extract(b, component, vector, p.within, p.within_id);
 }
@@ -327,13 +332,19 @@ uint32_t ElementAccess::scalar_pointer(ir::Builder& b, const Address& address, u
     return b.add(spv::OpAccessChain, state_->types().get_type_pointer(storage(), pointee_.scalar_type), operands);
 }
 
+uint32_t ElementAccess::shift_within_scalar(ir::Builder& b, const Place& p) const {
+    const uint32_t width = component_.width;
+    return p.within ? state_->uint_constant(*p.within * width)
+                    : b.add(spv::OpIMul, state_->uint_type(), {p.within_id, state_->uint_constant(width)});
+}
+
 void ElementAccess::store(ir::Builder& b, const Bound& bound, const Address& address, uint32_t value,
                           std::span<const uint32_t> memory) {
     const Place p = place(b, address);
     const uint32_t pointer = scalar_pointer(b, address, bound.base, p);
     if (per_scalar_ == 1) {
         const bool as_is = span_ > 1 || pointee_.scalar_type == component_.type;  // a piece, or the component itself
-        const uint32_t stored = as_is ? value : b.add(spv::OpBitcast, pointee_.scalar_type, {value});
+        const uint32_t stored = as_is ? value : reinterpret_component(*state_, b, value, component_, scalar_);
         std::vector<uint32_t> store{pointer, stored};
         store.insert(store.end(), memory.begin(), memory.end());
         b.add(spv::OpStore, 0, store);
@@ -344,8 +355,7 @@ void ElementAccess::store(ir::Builder& b, const Bound& bound, const Address& add
     const uint32_t u = state_->uint_type();
     const uint32_t width = component_.width;
     const uint32_t bits = component_to_bits(*state_, b, value, component_);
-    const uint32_t shift = p.within ? state_->uint_constant(*p.within * width)
-                                    : b.add(spv::OpIMul, u, {p.within_id, state_->uint_constant(width)});
+    const uint32_t shift = shift_within_scalar(b, p);
     const uint32_t shifted = b.add(spv::OpShiftLeftLogical, u, {bits, shift});
     const uint32_t mask = b.add(spv::OpShiftLeftLogical, u, {state_->uint_constant((1u << width) - 1), shift});
     const uint32_t keep = b.add(spv::OpNot, u, {mask});

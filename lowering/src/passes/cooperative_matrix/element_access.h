@@ -141,6 +141,8 @@ class ElementAccess {
     Place place(ir::Builder& builder, const Address& address) const;
     uint32_t extract(ir::Builder& builder, uint32_t type, uint32_t vector, std::optional<uint32_t> index, uint32_t index_id) const;
     uint32_t scalar_pointer(ir::Builder& builder, const Address& address, uint32_t base, const Place& place) const;
+    // The bit offset of the component within its scalar.
+    uint32_t shift_within_scalar(ir::Builder& builder, const Place& place) const;
 
     LoweringState* state_;
     AccessPath path_;

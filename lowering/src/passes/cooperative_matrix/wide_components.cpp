@@ -10,25 +10,6 @@ namespace {
 
 bool is_half(const ir::TypeManager& types, const ComponentInfo& c) { return c.is_float && types.float_format(c.type) == ir::kFloat16; }
 
-// A piece's bits in the low bits of a uint. Narrow integers convert (OpUConvert zero-extends either
-// signedness) rather than bitcast, which 8- and 16-bit types allow only with Int8 / Int16; 16-bit
-// floats go through PackHalf2x16 for the same reason.
-uint32_t piece_to_bits(LoweringState& state, ir::Builder& b, uint32_t piece, const ComponentInfo& info) {
-    const uint32_t u = state.uint_type();
-    if (info.width == 32) return info.type == u ? piece : b.add(spv::OpBitcast, u, {piece});
-    if (info.is_float) return component_to_bits(state, b, piece, info);
-    return b.add(spv::OpUConvert, u, {piece});
-}
-
-// The piece whose bits are the low bits of uint `bits` (the rest ignored).
-uint32_t bits_to_piece(LoweringState& state, ir::Builder& b, uint32_t bits, const ComponentInfo& info) {
-    const uint32_t u = state.uint_type();
-    if (info.width == 32) return info.type == u ? bits : b.add(spv::OpBitcast, info.type, {bits});
-    if (info.is_float) return component_from_bits(state, b, bits, info);
-    const ir::Instruction* type = state.module().find_definition(info.type);
-    return b.add(type->word(3) ? spv::OpSConvert : spv::OpUConvert, info.type, {bits});  // truncates
-}
-
 }  // namespace
 
 std::optional<std::string> wide_component_problem(const ir::TypeManager& types, const ComponentInfo& piece,
@@ -49,7 +30,7 @@ uint32_t assemble_component(LoweringState& state, ir::Builder& b, std::span<cons
     std::vector<uint32_t> words(component.width > 32 ? 2 : 1, 0);
     for (size_t j = 0; j < pieces.size(); ++j) {
         const uint32_t bit = static_cast<uint32_t>(j) * piece.width;
-        uint32_t bits = piece_to_bits(state, b, pieces[j], piece);
+        uint32_t bits = component_to_bits(state, b, pieces[j], piece);
         if (bit % 32) bits = b.add(spv::OpShiftLeftLogical, u, {bits, state.uint_constant(bit % 32)});
         uint32_t& word = words[bit / 32];
         word = word ? b.add(spv::OpBitwiseOr, u, {word, bits}) : bits;
@@ -74,7 +55,7 @@ std::vector<uint32_t> split_component(LoweringState& state, ir::Builder& b, uint
     for (uint32_t bit = 0; bit < component.width; bit += piece.width) {
         uint32_t bits = words[bit / 32];
         if (bit % 32) bits = b.add(spv::OpShiftRightLogical, u, {bits, state.uint_constant(bit % 32)});
-        pieces.push_back(bits_to_piece(state, b, bits, piece));
+        pieces.push_back(component_from_bits(state, b, bits, piece));
     }
     return pieces;
 }
