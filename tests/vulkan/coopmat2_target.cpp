@@ -81,9 +81,11 @@ std::vector<float> run_block_load(const BlockLoadRun& r) {
     std::vector<Buffer> buffers;
     buffers.push_back(context.create_buffer(r.params.size() * sizeof(uint32_t)));
     std::memcpy(buffers.back().mapped, r.params.data(), r.params.size() * sizeof(uint32_t));
+    std::vector<VkDeviceAddress> addresses;  // pushed, for shaders that read the weights through buffer references
     for (std::span<const uint8_t> bytes : r.weights) {
-        buffers.push_back(context.create_buffer(bytes.size()));
+        buffers.push_back(context.create_buffer(bytes.size(), VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT));
         std::memcpy(buffers.back().mapped, bytes.data(), bytes.size());
+        addresses.push_back(context.address(buffers.back()));
     }
     buffers.push_back(context.create_buffer(std::max<size_t>(r.b.size(), 2) * 2));
     for (size_t i = 0; i < r.b.size(); ++i) buffers.back().as<uint16_t>()[i] = coopmat::half_from_double(r.b[i]);
@@ -92,10 +94,11 @@ std::vector<float> run_block_load(const BlockLoadRun& r) {
 
     const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
     const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &r.op};
-    ComputePipeline pipeline = context.create_compute_pipeline(words, uint32_t(buffers.size()), 0, &specialization);
+    const std::span<const std::byte> push = std::as_bytes(std::span(addresses));
+    ComputePipeline pipeline = context.create_compute_pipeline(words, uint32_t(buffers.size()), uint32_t(push.size()), &specialization);
     std::vector<const Buffer*> bound;
     for (const Buffer& buffer : buffers) bound.push_back(&buffer);
-    context.dispatch(pipeline, bound, {}, r.groups_x, r.groups_y);
+    context.dispatch(pipeline, bound, push, r.groups_x, r.groups_y);
     const std::span<float> out = buffers.back().as<float>();
     return {out.begin(), out.end()};
 }

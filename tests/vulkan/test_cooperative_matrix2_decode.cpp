@@ -2,7 +2,7 @@
 // for the device's subgroup size and run on the driver without the layer: llama.cpp-style Q4_0 and
 // Q8_0 weights (blocks of 32 with an f16 scale) read from StorageBuffer descriptors by decode
 // functions written for buffer references (Q8_0 also from a uint8_t array, as llama.cpp's flash
-// attention declares K and V), against a CPU dequantization; and a GEMM whose A comes
+// attention declares K and V, and from such an array through a buffer reference), against a CPU dequantization; and a GEMM whose A comes
 // through Q4_0 decoding and B (f16) through a tensor layout, with M and N not multiples of the tile
 // (Constant clamping on loads, discarded stores), against a CPU GEMM, lowered by the library and
 // by the layer at pipeline creation (where the layer reports tensorAddressing and blockLoads).
@@ -80,6 +80,8 @@ TEST(CooperativeMatrix2Decode, Q4_0TileMatchesCpu) { check_tile(0, 8, 64); }
 TEST(CooperativeMatrix2Decode, Q8_0TileMatchesCpu) { check_tile(1, 0, 96); }
 // The 34-byte blocks from a uint8_t array: the decode pointer steps by its own pointee, not the array's bytes.
 TEST(CooperativeMatrix2Decode, Q8_0TileFromBytesMatchesCpu) { check_tile(3, 4, 32); }
+// The same from a PhysicalStorageBuffer uint8_t array (a buffer reference).
+TEST(CooperativeMatrix2Decode, Q8_0TileFromBufferReferenceBytesMatchesCpu) { check_tile(4, 4, 32); }
 
 void check_gemm(bool through_layer) {
     constexpr uint32_t M = 40, N = 24, K = 64;

@@ -8,7 +8,8 @@
 // tensor layouts with Constant clamping (M and N need not be multiples of the tile), C stored
 // through a tensor layout (what falls outside is discarded); OP 3: the Q8_0 tile of OP 1 read as
 // llama.cpp's flash attention reads its K and V: from a uint8_t array, by a decode function whose
-// pointer is to a whole block (of a specialization-constant size), so block i starts at byte i x 34.
+// pointer is to a whole block (of a specialization-constant size), so block i starts at byte i x 34;
+// OP 4: the same from that array as a PhysicalStorageBuffer (its address a push constant).
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -30,6 +31,8 @@ layout(std430, set = 0, binding = 1) readonly buffer Q4 { block_q4_0_packed16 q4
 layout(std430, set = 0, binding = 2) readonly buffer Q8 { block_q8_0_packed16 q8[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Q8Bytes { uint8_t q8_bytes[]; };  // the same blocks
 layout(std430, set = 0, binding = 3) readonly buffer B { float16_t b[]; };
+layout(buffer_reference, std430, buffer_reference_align = 1) readonly buffer WeightBytes { uint8_t bytes[]; };
+layout(push_constant) uniform Addresses { WeightBytes q4_address, q8_address; };  // bindings 1 and 2
 layout(std430, set = 0, binding = 4) buffer Result { float result[]; };
 
 // As llama.cpp's dequant_funcs_cm2.glsl.
@@ -65,12 +68,14 @@ tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> weights() {
 
 void main() {
     const uint M = p[0], N = p[1], K = p[2];
-    if (OP == 0 || OP == 1 || OP == 3) {
+    if (OP == 0 || OP == 1 || OP == 3 || OP == 4) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 64, gl_MatrixUseAccumulator> w;
         if (OP == 0) {
             coopMatLoadTensorNV(w, q4, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantFuncQ4_0);
         } else if (OP == 3) {
             coopMatLoadTensorNV(w, q8_bytes, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantBytesQ8_0);
+        } else if (OP == 4) {
+            coopMatLoadTensorNV(w, q8_address.bytes, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantBytesQ8_0);
         } else {
             coopMatLoadTensorNV(w, q8, 0, sliceTensorLayoutNV(weights(), p[3], 16, p[4], 64), dequantFuncQ8_0);
         }
