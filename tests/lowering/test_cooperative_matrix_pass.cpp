@@ -249,7 +249,8 @@ TEST(CooperativeMatrixPass, WorkgroupReductionsLowerToValidSpirvOrAreReported) {
 // 16-bit array elements in a module with 16-bit storage access but no Int16 (and 8-bit ones
 // without Int8 where the matrix is not 8-bit): spirv-val allows such types in width conversions
 // only, so the lowering must not bitcast them. Half matrices through ushort arrays (same width),
-// through uchar arrays (two per component), and uchar matrices through ushort arrays (two per element).
+// through uchar arrays (two per component), uchar matrices through ushort arrays (two per element),
+// and bfloat16 matrices through ushort arrays and into uint arrays (two per element).
 constexpr std::string_view kNarrowStorageOnly = R"(
 OpCapability Shader
 OpCapability Float16
@@ -258,15 +259,23 @@ OpCapability StorageBuffer8BitAccess
 OpCapability StorageBuffer16BitAccess
 OpCapability VulkanMemoryModel
 OpCapability CooperativeMatrixKHR
+OpCapability BFloat16TypeKHR
+OpCapability BFloat16CooperativeMatrixKHR
 OpExtension "SPV_KHR_8bit_storage"
 OpExtension "SPV_KHR_16bit_storage"
+OpExtension "SPV_KHR_bfloat16"
 OpExtension "SPV_KHR_cooperative_matrix"
 OpExtension "SPV_KHR_vulkan_memory_model"
 OpMemoryModel Logical Vulkan
-OpEntryPoint GLCompute %main "main" %shorts %bytes
+OpEntryPoint GLCompute %main "main" %shorts %bytes %words
 OpExecutionMode %main LocalSize 32 1 1
 OpDecorate %short_array ArrayStride 2
 OpDecorate %byte_array ArrayStride 1
+OpDecorate %word_array ArrayStride 4
+OpMemberDecorate %word_block 0 Offset 0
+OpDecorate %word_block Block
+OpDecorate %words DescriptorSet 0
+OpDecorate %words Binding 2
 OpMemberDecorate %short_block 0 Offset 0
 OpMemberDecorate %byte_block 0 Offset 0
 OpDecorate %short_block Block
@@ -281,6 +290,7 @@ OpDecorate %bytes Binding 1
 %half = OpTypeFloat 16
 %uchar = OpTypeInt 8 0
 %ushort = OpTypeInt 16 0
+%bfloat = OpTypeFloat 16 BFloat16KHR
 %uint_0 = OpConstant %uint 0
 %uint_3 = OpConstant %uint 3
 %uint_16 = OpConstant %uint 16
@@ -290,6 +300,12 @@ OpDecorate %bytes Binding 1
 %use_a = OpConstant %uint 0
 %half_a = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %use_a
 %uchar_a = OpTypeCooperativeMatrixKHR %uchar %uint_3 %uint_16 %uint_16 %use_a
+%bfloat_a = OpTypeCooperativeMatrixKHR %bfloat %uint_3 %uint_16 %uint_16 %use_a
+%word_array = OpTypeRuntimeArray %uint
+%word_block = OpTypeStruct %word_array
+%word_block_ptr = OpTypePointer StorageBuffer %word_block
+%word_ptr = OpTypePointer StorageBuffer %uint
+%words = OpVariable %word_block_ptr StorageBuffer
 %short_array = OpTypeRuntimeArray %ushort
 %byte_array = OpTypeRuntimeArray %uchar
 %short_block = OpTypeStruct %short_array
@@ -312,6 +328,10 @@ OpCooperativeMatrixStoreKHR %short_256 %from_shorts %row_major %uint_16
 OpCooperativeMatrixStoreKHR %byte_512 %from_bytes %row_major %uint_32
 %bytes_from_shorts = OpCooperativeMatrixLoadKHR %uchar_a %short_0 %row_major %uint_8
 OpCooperativeMatrixStoreKHR %byte_0 %bytes_from_shorts %row_major %uint_16
+%bfloats = OpCooperativeMatrixLoadKHR %bfloat_a %short_0 %row_major %uint_16
+OpCooperativeMatrixStoreKHR %short_256 %bfloats %row_major %uint_16
+%word_0 = OpAccessChain %word_ptr %words %uint_0 %uint_0
+OpCooperativeMatrixStoreKHR %word_0 %bfloats %row_major %uint_8
 OpReturn
 OpFunctionEnd
 )";

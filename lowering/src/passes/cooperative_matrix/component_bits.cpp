@@ -5,6 +5,15 @@
 #include <spirv/unified1/spirv.hpp>
 
 namespace vkpolyfill::lowering::cooperative_matrix {
+namespace {
+
+// Whether the module may bitcast a component of this width (8/16-bit: only with Int8 / Int16).
+bool bitcast_allowed(LoweringState& state, uint32_t width) {
+    if (width >= 32) return true;
+    return state.module().has_capability(width == 16 ? spv::CapabilityInt16 : spv::CapabilityInt8);
+}
+
+}  // namespace
 
 uint32_t component_from_bits(LoweringState& state, ir::Builder& b, uint32_t bits, const ComponentInfo& component) {
     ir::TypeManager& types = state.types();
@@ -47,6 +56,11 @@ uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value,
         return b.add(spv::OpExtInst, u, {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450PackHalf2x16, pair});
     }
     if (!component.is_float) return b.add(spv::OpUConvert, u, {value});  // zero-extends either signedness
+    if (types.float_format(component.type) == ir::kBFloat16 && !bitcast_allowed(state, 16)) {
+        // The high half of the float32 it widens to exactly.
+        const uint32_t wide = b.add(spv::OpBitcast, u, {b.add(spv::OpFConvert, types.get_type_float(ir::kFloat32), {value})});
+        return b.add(spv::OpShiftRightLogical, u, {wide, state.uint_constant(16)});
+    }
     const uint32_t narrow = types.get_type_int(component.width, false);
     return b.add(spv::OpUConvert, u, {b.add(spv::OpBitcast, narrow, {value})});
 }
@@ -54,7 +68,7 @@ uint32_t component_to_bits(LoweringState& state, ir::Builder& b, uint32_t value,
 uint32_t reinterpret_component(LoweringState& state, ir::Builder& b, uint32_t value, const ComponentInfo& from,
                                const ComponentInfo& to) {
     if (from.type == to.type) return value;
-    if (from.width >= 32) return b.add(spv::OpBitcast, to.type, {value});
+    if (bitcast_allowed(state, from.width)) return b.add(spv::OpBitcast, to.type, {value});
     return component_from_bits(state, b, component_to_bits(state, b, value, from), to);
 }
 

@@ -1,8 +1,8 @@
 // Components as raw bits in the low bits of a 32-bit unsigned integer, and back: for components
 // packed into wider array elements (stores through atomics), read through a word view, or given
-// as bits by the shader (a tensor layout's clampValue). 8- and 16-bit components never take a
-// same-width OpBitcast: spirv-val allows those types, without Int8 / Int16 / Float16 (a module
-// with only 8/16-bit storage access), in width conversions only.
+// as bits by the shader (a tensor layout's clampValue). 8- and 16-bit components take a same-width
+// OpBitcast only in modules that declare Int8 / Int16: without them (a module with only 8/16-bit
+// storage access) spirv-val allows those types in width conversions only.
 #pragma once
 
 #include <cstdint>
