@@ -213,7 +213,7 @@ TensorComputePipeline::TensorComputePipeline(TensorDevice& device, const std::st
 
 TensorComputePipeline::TensorComputePipeline(TensorDevice& device, std::span<const uint32_t> code,
                                              const std::vector<std::vector<Binding>>& sets, uint32_t push_constant_bytes)
-    : device_(device), push_constant_bytes_(push_constant_bytes) {
+    : device_(device) {
     Context& c = device.context();
     std::vector<VkDescriptorPoolSize> sizes;
     for (const std::vector<Binding>& set : sets) {

@@ -123,7 +123,6 @@ class TensorComputePipeline {
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkShaderModule module_ = VK_NULL_HANDLE;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
-    uint32_t push_constant_bytes_ = 0;
 };
 
 }  // namespace vkpolyfill::test

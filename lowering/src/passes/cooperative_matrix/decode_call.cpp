@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/decode_call.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
@@ -17,6 +18,14 @@ struct Signature {
     uint32_t components;                // 1, or the vector's V
     std::vector<uint32_t> parameters;  // the function type's parameter types
 };
+
+size_t declared_parameters(const ir::Module& module, uint32_t function) {
+    for (const auto& candidate : module.functions) {
+        if (candidate->id() != function) continue;
+        return std::ranges::count_if(candidate->header, [](const auto& i) { return i->opcode() == spv::OpFunctionParameter; });
+    }
+    return 0;
+}
 
 // The decode function's type, checked against the spec's rules for DecodeFunc (returns the matrix's
 // component type) or DecodeVectorFunc (a vector of 2, 4 or 8 of them); both take a
@@ -37,6 +46,13 @@ std::optional<Signature> signature(LoweringState& state, uint32_t function, cons
     if (!pointer || pointer->opcode() != spv::OpTypePointer || pointer->word(2) != spv::StorageClassPhysicalStorageBuffer ||
         !takes_coordinates(words[2]) || !takes_coordinates(words[3])) {
         why = std::format("{} must take a PhysicalStorageBuffer pointer and two uint[{}] arrays", operand, dimensions);
+        return std::nullopt;
+    }
+    // spirv-val checks a function's parameters against its type only where it is called, and the
+    // lowered code is what calls it.
+    if (declared_parameters(module, function) != words.size() - 1) {
+        why = std::format("{} declares {} parameters but its type has {}", operand, declared_parameters(module, function),
+                          words.size() - 1);
         return std::nullopt;
     }
     uint32_t components = 1;
