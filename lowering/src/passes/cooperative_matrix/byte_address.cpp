@@ -31,6 +31,13 @@ std::optional<uint32_t> ByteAddress::offset(ir::Builder& b, uint32_t base, uint3
         const ir::Instruction* definition = module.find_definition(type);
         switch (definition ? definition->opcode() : 0) {
             case spv::OpTypeStruct: {
+                // SPIR-V selects a member with an OpConstant only; a decode call's chain is re-derived in
+                // a generated function, where any other index becomes a parameter.
+                const ir::Instruction* selector = module.find_definition(index);
+                if (selector->opcode() != spv::OpConstant) {
+                    why = std::format("its access chain selects a member of struct %{} with %{}, which is not an OpConstant", type, index);
+                    return std::nullopt;
+                }
                 const std::optional<uint64_t> member = evaluate_constant(module, index, {});
                 const std::optional<uint32_t> member_offset =
                     member ? ir::find_member_decoration(module, type, uint32_t(*member), spv::DecorationOffset) : std::nullopt;
