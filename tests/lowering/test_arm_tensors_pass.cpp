@@ -592,6 +592,10 @@ constexpr Refusal kRefusals[] = {
      "not one integer index into an array of tensors", "OpAccessChain"},
     {"%sf = OpConvertSToF %float %size", "%sf = OpConvertSToF %float %size\n%copy = OpCopyLogical %tensor %dv",
      "used by OpCopyLogical", "OpCopyLogical"},
+    // Valid (spirv-val compares parameters with the type only at calls), but the rewritten type would
+    // come from the one declared parameter while the call passes two.
+    {"%x = OpFunctionParameter %short\n%rl = OpLabel", "%rl = OpLabel\n%x = OpUndef %short",
+     "declares 1 parameters, not those of its type", "OpFunction"},
 };
 
 TEST(ArmTensorsPass, UnsupportedInputIsReportedWithItsInstruction) {

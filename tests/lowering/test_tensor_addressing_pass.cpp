@@ -3,9 +3,11 @@
 // lowered is reported naming the instruction (tests/vulkan/test_cooperative_matrix2_tensor.cpp runs
 // the lowered shaders against the spec's pseudo-code); the same for decode functions, scalar and
 // vector (SPV_NV_cooperative_matrix_decode_vector).
+#include <format>
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "coopmat_target.h"
 #include "diagnostic_text.h"
@@ -255,6 +257,54 @@ TEST(TensorAddressingPass, DecodeFunctionLoadingAHugeArrayIsReported) {
     ASSERT_FALSE(result.diagnostics.empty());
     EXPECT_TRUE(contains(result.diagnostics.front().message, "more than 4096 numbers")) << messages(result);
     EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpCooperativeMatrixLoadTensorNV")) << messages(result);
+}
+
+// kDecode whose decode function passes its pointer down a chain of `helpers` functions (%1000...),
+// the last of which loads the float, or, with `recursive`, calls itself as well.
+std::string with_call_chain(int helpers, bool recursive) {
+    std::string text = replaced(std::string(kDecode), "%12 = OpTypeFunction %7 %6 %11 %11",
+                                "%12 = OpTypeFunction %7 %6 %11 %11\n%70 = OpTypeFunction %7 %6");
+    text = replaced(text, "%21 = OpAccessChain %20 %13 %19\n%22 = OpLoad %7 %21 Aligned 4", "%22 = OpFunctionCall %7 %1000 %13");
+    for (int i = 0; i < helpers; ++i) {
+        const int id = 1000 + 4 * i, parameter = id + 1, label = id + 2, value = id + 3;
+        text += std::format("%{} = OpFunction %7 None %70\n%{} = OpFunctionParameter %6\n%{} = OpLabel\n", id, parameter, label);
+        if (i + 1 < helpers) {
+            text += std::format("%{} = OpFunctionCall %7 %{} %{}\n", value, id + 4, parameter);
+        } else {
+            if (recursive) text += std::format("%{} = OpFunctionCall %7 %{} %{}\n", value + 4 * helpers, id, parameter);
+            text += std::format("%{} = OpAccessChain %20 %{} %19\n%{} = OpLoad %7 %{} Aligned 4\n", value + 8 * helpers,
+                                parameter, value, value + 8 * helpers);
+        }
+        text += std::format("OpReturnValue %{}\nOpFunctionEnd\n", value);
+    }
+    return text;
+}
+
+// Each function a decode function passes its pointer to is cloned inside its caller's clone: spirv-val
+// accepts recursion (Vulkan does not) and a function declaring fewer parameters than its type, and the
+// depth is bounded; all three are reported.
+TEST(TensorAddressingPass, DecodeCallChainsAreFollowedToABoundedDepth) {
+    const std::vector<uint32_t> chain = assemble(with_call_chain(63, false));  // with the decode function, 64 deep
+    ASSERT_EQ(validate(chain, kVulkan13), "");
+    const Result deepest = lower(chain, emulating_coopmat(8), {});
+    ASSERT_TRUE(deepest.ok) << messages(deepest);
+    EXPECT_EQ(validate(deepest.words, kVulkan13), "");
+    // A callee declaring one parameter of the two its type has: its clone's type would come from the one.
+    std::string fewer = replaced(with_call_chain(1, false), "%70 = OpTypeFunction %7 %6", "%70 = OpTypeFunction %7 %6 %6");
+    fewer = replaced(fewer, "%22 = OpFunctionCall %7 %1000 %13", "%22 = OpFunctionCall %7 %1000 %13 %13");
+    const std::tuple<std::string, const char*> cases[] = {{with_call_chain(64, false), "more than 64 nested calls"},
+                                                          {with_call_chain(3, true), "(recursion)"},
+                                                          {fewer, "%1000 declares 1 parameters where its type has 2"}};
+    for (const auto& [text, why] : cases) {
+        SCOPED_TRACE(why);
+        const std::vector<uint32_t> words = assemble(text);
+        EXPECT_EQ(validate(words, kVulkan13), "");
+        const Result result = lower(words, emulating_coopmat(8), {});
+        ASSERT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_TRUE(contains(result.diagnostics.front().message, why)) << messages(result);
+        EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpCooperativeMatrixLoadTensorNV")) << messages(result);
+    }
 }
 
 // kDecode with a DecodeVectorFunc beside its DecodeFunc (%90, two floats a call, read through its

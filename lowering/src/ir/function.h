@@ -2,8 +2,10 @@
 // analysed here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <list>
+#include <spirv/unified1/spirv.hpp>
 
 #include "ir/instruction.h"
 
@@ -23,6 +25,11 @@ struct Function {
     InstructionList epilogue;
 
     uint32_t id() const { return header.front()->result_id(); }
+    // The OpFunctionParameters it declares: spirv-val compares them with its type only at calls, so a
+    // pass that adds a call or rebuilds the type from them checks the count.
+    size_t declared_parameters() const {
+        return std::ranges::count_if(header, [](const auto& i) { return i->opcode() == spv::OpFunctionParameter; });
+    }
 
     template <typename Visit>
     void for_each_instruction(Visit&& visit) const {

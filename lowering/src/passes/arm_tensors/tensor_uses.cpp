@@ -119,6 +119,14 @@ class UseRewriter {
         }
         if (changed) {
             ir::Instruction& header = *function.header.front();
+            // The new type comes from the declared parameters, the calls pass one argument per parameter
+            // of the old one.
+            const ir::Instruction* type = module_.find_definition(header.word(4));
+            if (!type || type->operand_words().size() - 1 != parameter_types.size()) {
+                report(std::format("the function takes a tensor and declares {} parameters, not those of its type", parameter_types.size()),
+                       header);
+                return true;
+            }
             header.set_word(4, context_.types.get_type_function(header.type_id(), parameter_types));
         }
         return true;

@@ -1,6 +1,5 @@
 #include "passes/cooperative_matrix/decode_call.h"
 
-#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
@@ -21,8 +20,7 @@ struct Signature {
 
 size_t declared_parameters(const ir::Module& module, uint32_t function) {
     for (const auto& candidate : module.functions) {
-        if (candidate->id() != function) continue;
-        return std::ranges::count_if(candidate->header, [](const auto& i) { return i->opcode() == spv::OpFunctionParameter; });
+        if (candidate->id() == function) return candidate->declared_parameters();
     }
     return 0;
 }

@@ -22,12 +22,16 @@ enum class Parameter : uint32_t {
     OffsetHolder,  // a Function variable holding such a pointer (how glslang passes one on): a uint variable
 };
 
+// The functions being cloned, the outermost first: a clone of a callee is made inside its caller's.
+using CallChain = std::vector<uint32_t>;
+
 uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words, const std::vector<Parameter>& parameters,
-                         std::string& why);
+                         CallChain& chain, std::string& why);
 
 class DecodeClone {
   public:
-    DecodeClone(LoweringState& state, uint32_t words) : state_(state), module_(state.module()), words_(words), address_(state, words) {}
+    DecodeClone(LoweringState& state, uint32_t words, CallChain& chain)
+        : state_(state), module_(state.module()), words_(words), address_(state, words), chain_(chain) {}
 
     uint32_t clone(const ir::Function& original, const std::vector<Parameter>& parameters, std::string& why) {
         original.for_each_instruction([&](const ir::Instruction& instruction) {
@@ -59,6 +63,14 @@ class DecodeClone {
             }
             parameter_types.push_back(type);
             parameter_words.emplace_back(&parameter, type);
+        }
+        // The clone's type comes from the declared parameters, its calls pass one argument per parameter
+        // of the original's type.
+        const ir::Instruction* original_type = module_.find_definition(header.word(4));
+        const size_t typed = original_type ? original_type->operand_words().size() - 1 : 0;
+        if (typed != original.declared_parameters()) {
+            fail(why, std::format("%{} declares {} parameters where its type has {}", header.result_id(), original.declared_parameters(), typed));
+            return 0;
         }
         const uint32_t function_type = state_.types().get_type_function(header.type_id(), parameter_types);
         const uint32_t function_words[] = {header.type_id(), ids_.at(header.result_id()), header.word(3), function_type};
@@ -215,7 +227,7 @@ class DecodeClone {
             return true;
         }
         if (is_physical_pointer(instruction.type_id())) return fail(why, "a function it passes its pointer to returns a pointer");
-        arguments[0] = clone_for_words(state_, operands[0], words_, parameters, why);
+        arguments[0] = clone_for_words(state_, operands[0], words_, parameters, chain_, why);
         if (arguments[0] == 0) return false;
         b.add(spv::OpFunctionCall, instruction.type_id(), arguments, ids_.at(instruction.result_id()));
         return true;
@@ -235,13 +247,25 @@ class DecodeClone {
     ir::Module& module_;
     uint32_t words_;
     ByteAddress address_;
+    CallChain& chain_;
     std::unordered_map<uint32_t, uint32_t> ids_;          // original -> clone
     std::unordered_map<uint32_t, Tracked> tracked_;       // original pointer values -> their offsets
     std::unordered_map<uint32_t, uint32_t> variables_;    // original pointer variables -> the pointee of what they hold
 };
 
 uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words, const std::vector<Parameter>& parameters,
-                         std::string& why) {
+                         CallChain& chain, std::string& why) {
+    // spirv-val lets a function call itself, which Vulkan forbids; a clone is made per call depth on
+    // the native stack, so the depth is bounded as well.
+    constexpr size_t kMaxCallDepth = 64;
+    if (std::ranges::find(chain, function) != chain.end()) {
+        why = std::format("DecodeFunc reaches %{} again through the calls it passes its pointer to (recursion)", function);
+        return 0;
+    }
+    if (chain.size() == kMaxCallDepth) {
+        why = std::format("DecodeFunc passes its pointer down more than {} nested calls", kMaxCallDepth);
+        return 0;
+    }
     std::vector<uint32_t> key{0x44434F44u /* "DCOD" */, function, words};
     for (Parameter p : parameters) key.push_back(static_cast<uint32_t>(p));
     if (const uint32_t existing = state.find_function(key)) return existing;
@@ -253,7 +277,9 @@ uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words
         why = "DecodeFunc (or a function it calls) is not a function of the module";
         return 0;
     }
-    const uint32_t clone = DecodeClone(state, words).clone(*original, parameters, why);
+    chain.push_back(function);
+    const uint32_t clone = DecodeClone(state, words, chain).clone(*original, parameters, why);
+    chain.pop_back();
     if (clone) state.remember_function(std::move(key), clone);
     return clone;
 }
@@ -261,7 +287,8 @@ uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words
 }  // namespace
 
 uint32_t decode_through_words(LoweringState& state, uint32_t function, uint32_t words, std::string& why) {
-    return clone_for_words(state, function, words, {Parameter::Offset}, why);
+    CallChain chain;
+    return clone_for_words(state, function, words, {Parameter::Offset}, chain, why);
 }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
