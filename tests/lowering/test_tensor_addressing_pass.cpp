@@ -307,6 +307,43 @@ TEST(TensorAddressingPass, DecodeCallChainsAreFollowedToABoundedDepth) {
     }
 }
 
+// kDecode whose decode function reads (by byte address) an array type nested `levels` deep, or whose
+// block's struct nests `levels` structs: the walks of both recurse once per level.
+std::string with_nested_types(int levels, bool block_struct) {
+    std::string types, decorations;
+    for (int k = 0; k < levels; ++k) {
+        const std::string inner = k == 0 ? "%7" : std::format("%{}", 100000 + k - 1);
+        types += block_struct ? std::format("%{} = OpTypeStruct {}\n", 100000 + k, inner)
+                              : std::format("%{} = OpTypeArray {} %10\n", 100000 + k, inner);
+        decorations += block_struct ? std::format("OpMemberDecorate %{} 0 Offset 0\n", 100000 + k)
+                                    : std::format("OpDecorate %{} ArrayStride 4\n", 100000 + k);
+    }
+    const std::string outer = std::format("%{}", 100000 + levels - 1);
+    std::string text = replaced(std::string(kDecode), "OpDecorate %40 ArrayStride 4\n", "OpDecorate %40 ArrayStride 4\n" + decorations);
+    if (block_struct) {
+        text = replaced(text, "%7 = OpTypeFloat 32\n%8 = OpTypeStruct %7\n", "%7 = OpTypeFloat 32\n" + types + "%8 = OpTypeStruct " + outer + "\n");
+        return text;
+    }
+    text = replaced(text, "%12 = OpTypeFunction %7 %6 %11 %11\n", "%12 = OpTypeFunction %7 %6 %11 %11\n" + types +
+                                                                      "%99 = OpTypePointer PhysicalStorageBuffer " + outer + "\n");
+    return replaced(text, "%21 = OpAccessChain %20 %13 %19\n%22 = OpLoad %7 %21 Aligned 4",
+                    "%21 = OpBitcast %99 %13\n%98 = OpLoad " + outer + " %21 Aligned 4\n%22 = OpUndef %7");
+}
+
+// Types nested past ByteAddress::kMostNesting (60,000 levels overflowed the stack) are reported.
+TEST(TensorAddressingPass, DecodeTypesNestedTooDeepAreReported) {
+    for (const auto& [block_struct, why] : {std::pair{false, "whose arrays and structs nest more than 255 deep"},
+                                         std::pair{true, "a decode block's structs nest more than 255 deep"}}) {
+        SCOPED_TRACE(why);
+        const Result result = lower(assemble(with_nested_types(60000, block_struct)), emulating_coopmat(8), {});
+        ASSERT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_TRUE(contains(result.diagnostics.front().message, why)) << messages(result);
+    }
+    const Result shallow = lower(assemble(with_nested_types(200, false)), emulating_coopmat(8), {});
+    EXPECT_TRUE(shallow.ok) << messages(shallow);
+}
+
 // kDecode with a DecodeVectorFunc beside its DecodeFunc (%90, two floats a call, read through its
 // own pointer type), of a matrix of `use`.
 std::string with_vector_decode(const char* use) {

@@ -6,11 +6,18 @@
 
 #include "ir/decorations.h"
 #include "ir/indexed_type.h"
+#include "passes/cooperative_matrix/byte_address.h"
 #include "specialization.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
-std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::string& why) {
+namespace {
+
+std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, uint32_t depth, std::string& why) {
+    if (depth > ByteAddress::kMostNesting) {
+        why = std::format("a decode block's structs nest more than {} deep", ByteAddress::kMostNesting);
+        return std::nullopt;
+    }
     ir::Module& module = state.module();
     const ir::Instruction* definition = module.find_definition(type);
     switch (definition ? definition->opcode() : 0) {
@@ -18,7 +25,7 @@ std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::s
         case spv::OpTypeFloat: return definition->word(2) / 8;
         case spv::OpTypePointer: return 8;  // a PhysicalStorageBuffer pointer in the block
         case spv::OpTypeVector: {
-            const std::optional<uint64_t> component = layout_bytes(state, definition->word(2), why);
+            const std::optional<uint64_t> component = layout_bytes_below(state, definition->word(2), depth + 1, why);
             if (!component) return std::nullopt;
             return *component * definition->word(3);
         }
@@ -46,7 +53,8 @@ std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::s
                     why = std::format("member {} of struct %{} in a decode block has no Offset", member, type);
                     return std::nullopt;
                 }
-                const std::optional<uint64_t> bytes = layout_bytes(state, module.find_definition(type)->operand_words()[member], why);
+                const std::optional<uint64_t> bytes =
+                    layout_bytes_below(state, module.find_definition(type)->operand_words()[member], depth + 1, why);
                 if (!bytes) return std::nullopt;
                 end = std::max(end, *offset + *bytes);
             }
@@ -56,6 +64,12 @@ std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::s
             why = std::format("a decode block holds type %{} (only scalars, vectors, arrays, structs and pointers have a size here)", type);
             return std::nullopt;
     }
+}
+
+}  // namespace
+
+std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::string& why) {
+    return layout_bytes_below(state, type, 0, why);
 }
 
 std::optional<uint32_t> indexed_array_stride(const ir::Module& module, const AccessPath& path, std::string& why) {

@@ -99,7 +99,8 @@ uint32_t ByteAddress::bits(ir::Builder& b, uint32_t at, uint32_t width) {
     return b.add(spv::OpSelect, u, {aligned, low, b.add(spv::OpBitwiseOr, u, {low, high})});
 }
 
-std::optional<uint64_t> ByteAddress::scalars(uint32_t type) const {
+std::optional<uint64_t> ByteAddress::scalars(uint32_t type, uint32_t depth) const {
+    if (depth > kMostNesting) return kTooDeep;
     const ir::Module& module = state_.module();
     const ir::Instruction* definition = module.find_definition(type);
     constexpr uint64_t kTooMany = kMostScalars + 1;
@@ -111,15 +112,16 @@ std::optional<uint64_t> ByteAddress::scalars(uint32_t type) const {
             return definition->word(3);
         case spv::OpTypeArray: {
             const std::optional<uint64_t> length = evaluate_constant(module, definition->word(3), {});
-            const std::optional<uint64_t> each = scalars(definition->word(2));
+            const std::optional<uint64_t> each = scalars(definition->word(2), depth + 1);
             if (!length || !each) return std::nullopt;
+            if (*each == kTooDeep) return kTooDeep;
             return *length > kMostScalars ? kTooMany : std::min(*length * *each, kTooMany);
         }
         case spv::OpTypeStruct: {
             uint64_t sum = 0;
             for (const uint32_t member : definition->operand_words()) {
-                const std::optional<uint64_t> count = scalars(member);
-                if (!count) return std::nullopt;
+                const std::optional<uint64_t> count = scalars(member, depth + 1);
+                if (!count || *count == kTooDeep) return count;
                 sum += *count;
                 if (sum > kMostScalars) return kTooMany;  // also keeps nested structs from taking exponential time
             }
@@ -131,7 +133,12 @@ std::optional<uint64_t> ByteAddress::scalars(uint32_t type) const {
 }
 
 std::optional<uint32_t> ByteAddress::load(ir::Builder& b, uint32_t type, uint32_t at, std::string& why) {
-    if (const std::optional<uint64_t> count = scalars(type); count && *count > kMostScalars) {
+    const std::optional<uint64_t> count = scalars(type);
+    if (count == kTooDeep) {
+        why = std::format("a load of type %{}, whose arrays and structs nest more than {} deep", type, kMostNesting);
+        return std::nullopt;
+    }
+    if (count && *count > kMostScalars) {
         why = std::format("a load of type %{}, more than {} numbers (read one by one by byte address)", type, kMostScalars);
         return std::nullopt;
     }
