@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <format>
+#include <unordered_map>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/decorations.h"
@@ -100,53 +101,81 @@ std::unique_ptr<ir::Instruction>* find_in_types(ir::Module& module, uint32_t id)
     return nullptr;
 }
 
+// Spec-constant expressions share operands (`a + a` nested 40 deep names 2^40 paths) and may nest
+// without end: each id is evaluated once per question, a cycle is unevaluable, and so is nesting past
+// kMostNesting (one native stack frame a level).
+class ConstantEvaluator {
+  public:
+    ConstantEvaluator(const ir::Module& module, std::span<const SpecializationValue> values) : module_(module), values_(values) {}
+
+    std::optional<uint64_t> of(uint32_t id, uint32_t depth = 0) {
+        if (depth > kMostNesting) return std::nullopt;
+        if (const auto known = known_.find(id); known != known_.end()) return known->second;
+        known_[id] = std::nullopt;  // while it is evaluated: a cycle back to it ends here
+        const std::optional<uint64_t> result = evaluate(id, depth);
+        known_[id] = result;
+        return result;
+    }
+
+  private:
+    static constexpr uint32_t kMostNesting = 255;
+
+    std::optional<uint64_t> evaluate(uint32_t id, uint32_t depth) {
+        const ir::Instruction* definition = module_.find_definition(id);
+        if (!definition) return std::nullopt;
+        const std::optional<ScalarType> type = scalar_type(module_, definition->type_id());
+        if (!type) return std::nullopt;
+        switch (definition->opcode()) {
+            case spv::OpConstantTrue: return 1;
+            case spv::OpConstantFalse: return 0;
+            case spv::OpConstant: {
+                uint64_t value = definition->operand_words()[0];
+                if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
+                return value;
+            }
+            case spv::OpSpecConstantTrue:
+            case spv::OpSpecConstantFalse: {
+                const std::optional<uint32_t> spec_id = ir::find_decoration(module_, id, spv::DecorationSpecId);
+                const std::optional<uint64_t> given = spec_id ? pipeline_value(values_, *spec_id) : std::nullopt;
+                if (given) return *given != 0 ? 1 : 0;
+                return definition->opcode() == spv::OpSpecConstantTrue ? 1 : 0;
+            }
+            case spv::OpSpecConstant: {
+                const std::optional<uint32_t> spec_id = ir::find_decoration(module_, id, spv::DecorationSpecId);
+                const std::optional<uint64_t> given = spec_id ? pipeline_value(values_, *spec_id) : std::nullopt;
+                uint64_t value = definition->operand_words()[0];
+                if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
+                return truncate(given.value_or(value), type->width);
+            }
+            case spv::OpSpecConstantOp: {
+                const auto operand_words = definition->operand_words();
+                const uint32_t opcode = operand_words[0];
+                std::vector<uint64_t> operands;
+                std::optional<ScalarType> operand_type;
+                for (uint32_t operand : operand_words.subspan(1)) {
+                    const std::optional<uint64_t> operand_value = of(operand, depth + 1);
+                    if (!operand_value) return std::nullopt;
+                    operands.push_back(*operand_value);
+                    const std::optional<ScalarType> t = scalar_type(module_, module_.type_of(operand));
+                    if (t && !t->is_bool) operand_type = t;  // Select's condition is not the operand type
+                }
+                if (operands.empty()) return std::nullopt;
+                return fold(opcode, *type, operand_type.value_or(*type), operands);
+            }
+            default:
+                return std::nullopt;
+        }
+    }
+
+    const ir::Module& module_;
+    std::span<const SpecializationValue> values_;
+    std::unordered_map<uint32_t, std::optional<uint64_t>> known_;
+};
+
 }  // namespace
 
 std::optional<uint64_t> evaluate_constant(const ir::Module& module, uint32_t id, std::span<const SpecializationValue> values) {
-    const ir::Instruction* definition = module.find_definition(id);
-    if (!definition) return std::nullopt;
-    const std::optional<ScalarType> type = scalar_type(module, definition->type_id());
-    if (!type) return std::nullopt;
-    switch (definition->opcode()) {
-        case spv::OpConstantTrue: return 1;
-        case spv::OpConstantFalse: return 0;
-        case spv::OpConstant: {
-            uint64_t value = definition->operand_words()[0];
-            if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
-            return value;
-        }
-        case spv::OpSpecConstantTrue:
-        case spv::OpSpecConstantFalse: {
-            const std::optional<uint32_t> spec_id = ir::find_decoration(module, id, spv::DecorationSpecId);
-            const std::optional<uint64_t> given = spec_id ? pipeline_value(values, *spec_id) : std::nullopt;
-            if (given) return *given != 0 ? 1 : 0;
-            return definition->opcode() == spv::OpSpecConstantTrue ? 1 : 0;
-        }
-        case spv::OpSpecConstant: {
-            const std::optional<uint32_t> spec_id = ir::find_decoration(module, id, spv::DecorationSpecId);
-            const std::optional<uint64_t> given = spec_id ? pipeline_value(values, *spec_id) : std::nullopt;
-            uint64_t value = definition->operand_words()[0];
-            if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
-            return truncate(given.value_or(value), type->width);
-        }
-        case spv::OpSpecConstantOp: {
-            const auto operand_words = definition->operand_words();
-            const uint32_t opcode = operand_words[0];
-            std::vector<uint64_t> operands;
-            std::optional<ScalarType> operand_type;
-            for (uint32_t operand : operand_words.subspan(1)) {
-                const std::optional<uint64_t> value = evaluate_constant(module, operand, values);
-                if (!value) return std::nullopt;
-                operands.push_back(*value);
-                const std::optional<ScalarType> t = scalar_type(module, module.type_of(operand));
-                if (t && !t->is_bool) operand_type = t;  // Select's condition is not the operand type
-            }
-            if (operands.empty()) return std::nullopt;
-            return fold(opcode, *type, operand_type.value_or(*type), operands);
-        }
-        default:
-            return std::nullopt;
-    }
+    return ConstantEvaluator(module, values).of(id);
 }
 
 std::optional<uint64_t> freeze_constant(ir::Module& module, uint32_t id, std::span<const SpecializationValue> values,

@@ -344,6 +344,30 @@ TEST(TensorAddressingPass, DecodeTypesNestedTooDeepAreReported) {
     EXPECT_TRUE(shallow.ok) << messages(shallow);
 }
 
+// kDecode whose matrix has as many rows as a spec-constant expression `levels` deep: each level ORs
+// the one below with itself (`shared`: 2^levels paths to the 16 at the bottom) or with zero.
+std::string with_rows_expression(int levels, bool shared) {
+    std::string expression;
+    for (int k = 0; k < levels; ++k) {
+        const std::string below = k == 0 ? "%35" : std::format("%{}", 100000 + k - 1);
+        expression += std::format("%{} = OpSpecConstantOp %9 BitwiseOr {} {}\n", 100000 + k, below, shared ? below : "%25");
+    }
+    return replaced(std::string(kDecode), "%37 = OpTypeCooperativeMatrixKHR %7 %34 %35 %35 %36",
+                    expression + std::format("%37 = OpTypeCooperativeMatrixKHR %7 %34 %{} %35 %36", 100000 + levels - 1));
+}
+
+// Spec-constant expressions are a DAG evaluated once per id (64 shared levels took 2^64 steps), and
+// one nested past the evaluator's bound (60,000 levels, one stack frame each) is reported.
+TEST(TensorAddressingPass, SpecConstantExpressionsAreEvaluatedOnceAndToABoundedDepth) {
+    const Result shared = lower(assemble(with_rows_expression(64, true)), emulating_coopmat(8), {});
+    ASSERT_TRUE(shared.ok) << messages(shared);
+    EXPECT_EQ(validate(shared.words, kVulkan13), "");
+    const Result deep = lower(assemble(with_rows_expression(60000, false)), emulating_coopmat(8), {});
+    ASSERT_FALSE(deep.ok);
+    ASSERT_FALSE(deep.diagnostics.empty());
+    EXPECT_TRUE(contains(deep.diagnostics.front().message, "constant the lowering can evaluate")) << messages(deep);
+}
+
 // kDecode with a DecodeVectorFunc beside its DecodeFunc (%90, two floats a call, read through its
 // own pointer type), of a matrix of `use`.
 std::string with_vector_decode(const char* use) {
