@@ -19,6 +19,13 @@ std::vector<uint32_t> assemble(std::string_view text) {
     return words;
 }
 
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
 std::optional<size_t> find_opcode(const std::vector<uint32_t>& words, uint32_t opcode, size_t n) {
     for (size_t offset = 5; offset < words.size() && (words[offset] >> 16) != 0; offset += words[offset] >> 16) {
         if ((words[offset] & 0xFFFFu) == opcode && n-- == 0) return offset;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,9 @@ namespace vkpolyfill::lowering::test {
 
 // spirv-as with numeric ids kept; fails the calling test if the text does not assemble.
 std::vector<uint32_t> assemble(std::string_view text);
+
+// `text` with its first `from` replaced by `to`; fails the calling test if there is none.
+std::string replaced(std::string text, std::string_view from, std::string_view to);
 
 // Word offset of the n-th instruction with `opcode` (0-based), nullopt if there is none.
 std::optional<size_t> find_opcode(const std::vector<uint32_t>& words, uint32_t opcode, size_t n = 0);

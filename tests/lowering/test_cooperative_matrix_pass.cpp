@@ -139,6 +139,21 @@ TEST(CooperativeMatrixPass, OneSubgroupWorkgroupsNeedNoStepBarrier) {
     EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 8, true), 0u);
 }
 
+// The shader's own shared memory, counted against the device's beside the lowering's scratch, is
+// sized once per type: a Workgroup struct of two of the struct below, 40 deep, has 2^40 paths to its
+// floats (this took hours), and its 2^42 bytes are reported exactly.
+TEST(CooperativeMatrixPass, SharedTypesOfTheShadersWorkgroupMemoryAreSizedOnce) {
+    const auto module = std::find_if(corpus().begin(), corpus().end(), [](const CorpusModule& m) { return m.name == "workgroup_layouts.comp.spv"; });
+    ASSERT_NE(module, corpus().end());
+    std::string nested = "%float = OpTypeFloat 32\n%900 = OpTypeStruct %float %float\n";
+    for (int k = 1; k < 40; ++k) nested += std::format("%{} = OpTypeStruct %{} %{}\n", 900 + k, 900 + k - 1, 900 + k - 1);
+    nested += "%990 = OpTypePointer Workgroup %939\n%991 = OpVariable %990 Workgroup\n";
+    const std::string text = replaced(disassemble(module->words), "%float = OpTypeFloat 32\n", nested);
+    const Result result = lower(assemble(text), emulating_coopmat(8), {});
+    ASSERT_FALSE(result.ok);
+    EXPECT_TRUE(contains(messages(result), "with the shader's own 4398046511104 bytes")) << messages(result);
+}
+
 // The attention kernel's row reductions (shaders/bench/attention_coopmat2.comp, one subgroup):
 // where uniform loads are per invocation, the lanes share each line's total out, a barrier more in
 // each generated reduction function.

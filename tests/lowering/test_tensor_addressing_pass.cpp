@@ -96,13 +96,6 @@ OpReturn
 OpFunctionEnd
 )";
 
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-    const size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-    return text;
-}
-
 TEST(TensorAddressingPass, HandWrittenLoadAndStoreLowerToValidSpirv) {
     const Result result = lower(assemble(kLoadAndStore), emulating_coopmat(8), {});
     ASSERT_TRUE(result.ok) << messages(result);

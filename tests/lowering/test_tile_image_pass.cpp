@@ -186,12 +186,6 @@ TEST(TileImagePass, ReadsOfEveryShapeBecomeInputAttachmentReads) {
     }
 }
 
-// `text` with its first `from` replaced by `to`.
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-    text.replace(text.find(from), from.size(), to);
-    return text;
-}
-
 // Lowers `text` to valid SPIR-V whose color elements are `elements`, all constants: no dynamic indexing.
 void expect_constant_elements(const std::string& text, const std::multiset<std::string>& elements) {
     const Result result = lower(assemble(text), emulating_tile_image(1), {});

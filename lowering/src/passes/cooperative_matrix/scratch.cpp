@@ -1,6 +1,8 @@
 #include "passes/cooperative_matrix/scratch.h"
 
+#include <algorithm>
 #include <format>
+#include <unordered_map>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/builtin_variable.h"
@@ -10,35 +12,61 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
 // Bytes a variable of `type` takes in Workgroup memory (no explicit layout: tightly packed, which
-// is what drivers allocate in practice); 0 for what cannot be sized here.
-uint64_t size_of(const ir::Module& module, uint32_t type) {
-    const ir::Instruction* t = module.find_definition(type);
-    if (!t) return 0;
-    switch (t->opcode()) {
-        case spv::OpTypeBool: return 4;
-        case spv::OpTypeInt:
-        case spv::OpTypeFloat: return t->word(2) / 8;
-        case spv::OpTypeVector:
-        case spv::OpTypeMatrix: return size_of(module, t->word(2)) * t->word(3);
-        case spv::OpTypeArray: {
-            const ir::Instruction* length = module.find_definition(t->word(3));
-            return length && length->opcode() == spv::OpConstant ? size_of(module, t->word(2)) * length->word(3) : 0;
-        }
-        case spv::OpTypeStruct: {
-            uint64_t total = 0;
-            for (uint32_t member : t->operand_words()) total += size_of(module, member);
-            return total;
-        }
-        default: return 0;
+// is what drivers allocate in practice); 0 for what cannot be sized here. Types share their parts
+// (a struct of two of the struct below, 40 deep, has 2^40 paths), so each is sized once; a type
+// nesting past kMostNesting levels (one stack frame each) cannot be sized; sums saturate.
+constexpr uint64_t kSaturated = uint64_t{1} << 48;  // far past any device; sums of it saturate too
+
+class WorkgroupBytes {
+  public:
+    explicit WorkgroupBytes(const ir::Module& module) : module_(module) {}
+
+    uint64_t of(uint32_t type, uint32_t depth = 0) {
+        if (depth > kMostNesting) return 0;
+        if (const auto known = known_.find(type); known != known_.end()) return known->second;
+        const uint64_t bytes = size(type, depth);
+        known_[type] = bytes;
+        return bytes;
     }
-}
+
+  private:
+    static constexpr uint32_t kMostNesting = 255;
+
+    static uint64_t times(uint64_t bytes, uint64_t count) { return count != 0 && bytes > kSaturated / count ? kSaturated : bytes * count; }
+
+    uint64_t size(uint32_t type, uint32_t depth) {
+        const ir::Instruction* t = module_.find_definition(type);
+        if (!t) return 0;
+        switch (t->opcode()) {
+            case spv::OpTypeBool: return 4;
+            case spv::OpTypeInt:
+            case spv::OpTypeFloat: return t->word(2) / 8;
+            case spv::OpTypeVector:
+            case spv::OpTypeMatrix: return times(of(t->word(2), depth + 1), t->word(3));
+            case spv::OpTypeArray: {
+                const ir::Instruction* length = module_.find_definition(t->word(3));
+                return length && length->opcode() == spv::OpConstant ? times(of(t->word(2), depth + 1), length->word(3)) : 0;
+            }
+            case spv::OpTypeStruct: {
+                uint64_t total = 0;
+                for (uint32_t member : t->operand_words()) total = std::min(total + of(member, depth + 1), kSaturated);
+                return total;
+            }
+            default: return 0;
+        }
+    }
+
+    const ir::Module& module_;
+    std::unordered_map<uint32_t, uint64_t> known_;
+};
 
 uint64_t module_shared_memory(const ir::Module& module) {
+    WorkgroupBytes bytes(module);
     uint64_t total = 0;
     for (const auto& instruction : module.types_values_constants) {
         if (instruction->opcode() != spv::OpVariable || instruction->operand_words()[0] != spv::StorageClassWorkgroup) continue;
         const ir::Instruction* pointer = module.find_definition(instruction->type_id());
-        if (pointer) total += size_of(module, pointer->word(3));
+        if (pointer) total = std::min(total + bytes.of(pointer->word(3)), kSaturated);
     }
     return total;
 }
@@ -87,7 +115,7 @@ void Scratch::declare(std::map<uint32_t, Slice>& slices, uint32_t copies, uint64
         module.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, variable));
         module.register_definition(*module.types_values_constants.back());
         ir::add_to_entry_point_interfaces(module, s.variable);
-        bytes += uint64_t{copies} * s.elements * size_of(module, component);
+        bytes += uint64_t{copies} * s.elements * WorkgroupBytes(module).of(component);
     }
 }
 
