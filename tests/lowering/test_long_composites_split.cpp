@@ -353,5 +353,37 @@ OpFunctionEnd
               "OpCopyLogical between types that must be split differently is not supported");
 }
 
+// Types nested alike, each level a struct of two of the one below, 40 deep (2^40 paths): the
+// comparison behind OpCopyLogical meets each pair of types once (it took hours), and finds them alike.
+TEST(LongCompositesSplit, OpCopyLogicalComparesSharedTypesOnce) {
+    std::string text(kLongCompositesHeader);
+    text += "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n";
+    text += "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n";
+    text += "%Big = OpTypeStruct" + repeated("%float", 20000) + "\n%A0 = OpTypeStruct %float %float\n%B0 = OpTypeStruct %float %float\n";
+    for (int k = 1; k < 40; ++k) {
+        text += std::format("%A{0} = OpTypeStruct %A{1} %A{1}\n%B{0} = OpTypeStruct %B{1} %B{1}\n", k, k - 1);
+    }
+    text += R"(
+%pbig = OpTypePointer Private %Big
+%big = OpVariable %pbig Private
+%pa = OpTypePointer Function %A39
+%pb = OpTypePointer Function %B39
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%a = OpVariable %pa Function
+%b = OpVariable %pb Function
+%whole = OpLoad %A39 %a
+%copy = OpCopyLogical %B39 %whole
+OpStore %b %copy
+%all = OpLoad %Big %big
+OpStore %big %all
+OpReturn
+OpFunctionEnd
+)";
+    // Not lower_valid: spirv-val itself takes exponential time on these types.
+    const Result result = lower(assemble(text), emulating_long_composites(), {});
+    EXPECT_TRUE(result.ok) << messages(result);
+}
+
 }  // namespace
 }  // namespace vkpolyfill::lowering::test

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <format>
+#include <set>
+#include <utility>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/indexed_type.h"
@@ -194,18 +196,28 @@ class IndexRewriter {
     }
 
     bool split_alike(uint32_t a, uint32_t b) const {
+        std::set<std::pair<uint32_t, uint32_t>> compared;
+        return split_alike(a, b, 0, compared);
+    }
+
+    // Types share their parts (a struct of two of the struct below, 40 deep, has 2^40 paths), so each
+    // pair is compared once: a pair met again is alike, or the first meeting has answered already.
+    // Nesting past 255 levels (SPIR-V's limit for structs; a stack frame each) is not alike.
+    bool split_alike(uint32_t a, uint32_t b, uint32_t depth, std::set<std::pair<uint32_t, uint32_t>>& compared) const {
+        if (depth > 255) return false;
+        if (!compared.insert({a, b}).second) return true;
         const SplitType* split_a = find_split(splits_, a);
         const SplitType* split_b = find_split(splits_, b);
         if (split_a || split_b) return split_a && split_b && split_a->same_grouping(*split_b);
         const ir::Instruction* type_a = module_.find_definition(a);
         const ir::Instruction* type_b = module_.find_definition(b);
         if (a == b || !type_a || !type_b || type_a->opcode() != type_b->opcode()) return true;
-        if (type_a->opcode() == spv::OpTypeArray) return split_alike(type_a->word(2), type_b->word(2));
+        if (type_a->opcode() == spv::OpTypeArray) return split_alike(type_a->word(2), type_b->word(2), depth + 1, compared);
         if (type_a->opcode() != spv::OpTypeStruct) return true;
         const auto members_a = type_a->operand_words();
         const auto members_b = type_b->operand_words();
         for (size_t m = 0; m < std::min(members_a.size(), members_b.size()); ++m) {
-            if (!split_alike(members_a[m], members_b[m])) return false;
+            if (!split_alike(members_a[m], members_b[m], depth + 1, compared)) return false;
         }
         return true;
     }
