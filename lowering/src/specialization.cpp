@@ -103,34 +103,36 @@ std::unique_ptr<ir::Instruction>* find_in_types(ir::Module& module, uint32_t id)
 
 // Spec-constant expressions share operands (`a + a` nested 40 deep names 2^40 paths) and may nest
 // without end: each id is evaluated once per question, a cycle is unevaluable, and so is nesting past
-// kMostNesting (one native stack frame a level).
+// ir::kMostNesting.
 class ConstantEvaluator {
   public:
     ConstantEvaluator(const ir::Module& module, std::span<const SpecializationValue> values) : module_(module), values_(values) {}
 
     std::optional<uint64_t> of(uint32_t id, uint32_t depth = 0) {
-        if (depth > kMostNesting) return std::nullopt;
+        const ir::Instruction* definition = module_.find_definition(id);
+        if (!definition) return std::nullopt;
+        const std::optional<ScalarType> type = scalar_type(module_, definition->type_id());
+        if (!type) return std::nullopt;
+        // Only expressions have operands to share or cycle through; the rest (most questions) are
+        // answered without the memo.
+        if (definition->opcode() != spv::OpSpecConstantOp) return leaf(id, *definition, *type);
+        if (depth > ir::kMostNesting) return std::nullopt;
         if (const auto known = known_.find(id); known != known_.end()) return known->second;
         known_[id] = std::nullopt;  // while it is evaluated: a cycle back to it ends here
-        const std::optional<uint64_t> result = evaluate(id, depth);
+        const std::optional<uint64_t> result = expression(*definition, *type, depth);
         known_[id] = result;
         return result;
     }
 
   private:
-    static constexpr uint32_t kMostNesting = 255;
-
-    std::optional<uint64_t> evaluate(uint32_t id, uint32_t depth) {
-        const ir::Instruction* definition = module_.find_definition(id);
-        if (!definition) return std::nullopt;
-        const std::optional<ScalarType> type = scalar_type(module_, definition->type_id());
-        if (!type) return std::nullopt;
-        switch (definition->opcode()) {
+    // A constant that is not an expression: a literal, or a specialization constant's value.
+    std::optional<uint64_t> leaf(uint32_t id, const ir::Instruction& definition, ScalarType type) const {
+        switch (definition.opcode()) {
             case spv::OpConstantTrue: return 1;
             case spv::OpConstantFalse: return 0;
             case spv::OpConstant: {
-                uint64_t value = definition->operand_words()[0];
-                if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
+                uint64_t value = definition.operand_words()[0];
+                if (type.width > 32) value |= uint64_t{definition.operand_words()[1]} << 32;
                 return value;
             }
             case spv::OpSpecConstantTrue:
@@ -138,33 +140,33 @@ class ConstantEvaluator {
                 const std::optional<uint32_t> spec_id = ir::find_decoration(module_, id, spv::DecorationSpecId);
                 const std::optional<uint64_t> given = spec_id ? pipeline_value(values_, *spec_id) : std::nullopt;
                 if (given) return *given != 0 ? 1 : 0;
-                return definition->opcode() == spv::OpSpecConstantTrue ? 1 : 0;
+                return definition.opcode() == spv::OpSpecConstantTrue ? 1 : 0;
             }
             case spv::OpSpecConstant: {
                 const std::optional<uint32_t> spec_id = ir::find_decoration(module_, id, spv::DecorationSpecId);
                 const std::optional<uint64_t> given = spec_id ? pipeline_value(values_, *spec_id) : std::nullopt;
-                uint64_t value = definition->operand_words()[0];
-                if (type->width > 32) value |= uint64_t{definition->operand_words()[1]} << 32;
-                return truncate(given.value_or(value), type->width);
-            }
-            case spv::OpSpecConstantOp: {
-                const auto operand_words = definition->operand_words();
-                const uint32_t opcode = operand_words[0];
-                std::vector<uint64_t> operands;
-                std::optional<ScalarType> operand_type;
-                for (uint32_t operand : operand_words.subspan(1)) {
-                    const std::optional<uint64_t> operand_value = of(operand, depth + 1);
-                    if (!operand_value) return std::nullopt;
-                    operands.push_back(*operand_value);
-                    const std::optional<ScalarType> t = scalar_type(module_, module_.type_of(operand));
-                    if (t && !t->is_bool) operand_type = t;  // Select's condition is not the operand type
-                }
-                if (operands.empty()) return std::nullopt;
-                return fold(opcode, *type, operand_type.value_or(*type), operands);
+                uint64_t value = definition.operand_words()[0];
+                if (type.width > 32) value |= uint64_t{definition.operand_words()[1]} << 32;
+                return truncate(given.value_or(value), type.width);
             }
             default:
                 return std::nullopt;
         }
+    }
+
+    std::optional<uint64_t> expression(const ir::Instruction& definition, ScalarType type, uint32_t depth) {
+        const auto operand_words = definition.operand_words();
+        if (operand_words.size() < 2) return std::nullopt;
+        std::vector<uint64_t> operands;
+        std::optional<ScalarType> operand_type;
+        for (uint32_t operand : operand_words.subspan(1)) {
+            const std::optional<uint64_t> operand_value = of(operand, depth + 1);
+            if (!operand_value) return std::nullopt;
+            operands.push_back(*operand_value);
+            const std::optional<ScalarType> t = scalar_type(module_, module_.type_of(operand));
+            if (t && !t->is_bool) operand_type = t;  // Select's condition is not the operand type
+        }
+        return fold(operand_words[0], type, operand_type.value_or(type), operands);
     }
 
     const ir::Module& module_;

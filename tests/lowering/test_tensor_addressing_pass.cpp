@@ -323,7 +323,7 @@ std::string with_nested_types(int levels, bool block_struct) {
                     "%21 = OpBitcast %99 %13\n%98 = OpLoad " + outer + " %21 Aligned 4\n%22 = OpUndef %7");
 }
 
-// Types nested past ByteAddress::kMostNesting (60,000 levels overflowed the stack) are reported.
+// Types nested past ir::kMostNesting (60,000 levels overflowed the stack) are reported.
 TEST(TensorAddressingPass, DecodeTypesNestedTooDeepAreReported) {
     for (const auto& [block_struct, why] : {std::pair{false, "whose arrays and structs nest more than 255 deep"},
                                          std::pair{true, "a decode block's structs nest more than 255 deep"}}) {

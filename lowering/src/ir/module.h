@@ -17,6 +17,9 @@ namespace vkpolyfill::lowering::ir {
 
 inline constexpr uint32_t kMagicNumber = 0x07230203u;
 inline constexpr uint32_t kHeaderWords = 5;
+// How deep the lowering follows a nesting of types or constant expressions: its walks recurse once a
+// level (a native stack frame each), and SPIR-V itself nests structs at most this deep.
+inline constexpr uint32_t kMostNesting = 255;
 
 struct ModuleHeader {
     uint32_t magic = kMagicNumber;

@@ -14,8 +14,8 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
 std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, uint32_t depth, std::string& why) {
-    if (depth > ByteAddress::kMostNesting) {
-        why = std::format("a decode block's structs nest more than {} deep", ByteAddress::kMostNesting);
+    if (depth > ir::kMostNesting) {
+        why = std::format("a decode block's structs nest more than {} deep", ir::kMostNesting);
         return std::nullopt;
     }
     ir::Module& module = state.module();

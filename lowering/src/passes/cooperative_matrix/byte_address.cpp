@@ -100,7 +100,7 @@ uint32_t ByteAddress::bits(ir::Builder& b, uint32_t at, uint32_t width) {
 }
 
 std::optional<uint64_t> ByteAddress::scalars(uint32_t type, uint32_t depth) const {
-    if (depth > kMostNesting) return kTooDeep;
+    if (depth > ir::kMostNesting) return kTooDeep;
     const ir::Module& module = state_.module();
     const ir::Instruction* definition = module.find_definition(type);
     constexpr uint64_t kTooMany = kMostScalars + 1;
@@ -135,7 +135,7 @@ std::optional<uint64_t> ByteAddress::scalars(uint32_t type, uint32_t depth) cons
 std::optional<uint32_t> ByteAddress::load(ir::Builder& b, uint32_t type, uint32_t at, std::string& why) {
     const std::optional<uint64_t> count = scalars(type);
     if (count == kTooDeep) {
-        why = std::format("a load of type %{}, whose arrays and structs nest more than {} deep", type, kMostNesting);
+        why = std::format("a load of type %{}, whose arrays and structs nest more than {} deep", type, ir::kMostNesting);
         return std::nullopt;
     }
     if (count && *count > kMostScalars) {

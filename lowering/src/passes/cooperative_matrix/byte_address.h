@@ -30,13 +30,10 @@ class ByteAddress {
     // bytes); a whole array or struct of more scalars is a module the lowering would write
     // instructions without end for (a legal array type may hold 2^32 - 1 elements).
     static constexpr uint64_t kMostScalars = 4096;
-    // The walks of a type recurse once per level of arrays and structs, so a type read or laid out
-    // nests them at most this deep (SPIR-V's own limit for structs; arrays have none).
-    static constexpr uint32_t kMostNesting = 255;
 
   private:
     // The scalars in a value of `type`, saturated just above kMostScalars, or kTooDeep past
-    // kMostNesting levels below `depth`; nullopt for a type load_parts reports.
+    // ir::kMostNesting levels below `depth`; nullopt for a type load_parts reports.
     std::optional<uint64_t> scalars(uint32_t type, uint32_t depth = 0) const;
     static constexpr uint64_t kTooDeep = UINT64_MAX;
     std::optional<uint32_t> load_parts(ir::Builder& builder, uint32_t type, uint32_t at, std::string& why);

@@ -14,7 +14,7 @@ namespace {
 // Bytes a variable of `type` takes in Workgroup memory (no explicit layout: tightly packed, which
 // is what drivers allocate in practice); 0 for what cannot be sized here. Types share their parts
 // (a struct of two of the struct below, 40 deep, has 2^40 paths), so each is sized once; a type
-// nesting past kMostNesting levels (one stack frame each) cannot be sized; sums saturate.
+// nesting past ir::kMostNesting levels cannot be sized; sums saturate.
 constexpr uint64_t kSaturated = uint64_t{1} << 48;  // far past any device; sums of it saturate too
 
 class WorkgroupBytes {
@@ -22,7 +22,7 @@ class WorkgroupBytes {
     explicit WorkgroupBytes(const ir::Module& module) : module_(module) {}
 
     uint64_t of(uint32_t type, uint32_t depth = 0) {
-        if (depth > kMostNesting) return 0;
+        if (depth > ir::kMostNesting) return 0;
         if (const auto known = known_.find(type); known != known_.end()) return known->second;
         const uint64_t bytes = size(type, depth);
         known_[type] = bytes;
@@ -30,8 +30,6 @@ class WorkgroupBytes {
     }
 
   private:
-    static constexpr uint32_t kMostNesting = 255;
-
     static uint64_t times(uint64_t bytes, uint64_t count) { return count != 0 && bytes > kSaturated / count ? kSaturated : bytes * count; }
 
     uint64_t size(uint32_t type, uint32_t depth) {

@@ -202,9 +202,9 @@ class IndexRewriter {
 
     // Types share their parts (a struct of two of the struct below, 40 deep, has 2^40 paths), so each
     // pair is compared once: a pair met again is alike, or the first meeting has answered already.
-    // Nesting past 255 levels (SPIR-V's limit for structs; a stack frame each) is not alike.
+    // Nesting past ir::kMostNesting levels is not alike.
     bool split_alike(uint32_t a, uint32_t b, uint32_t depth, std::set<std::pair<uint32_t, uint32_t>>& compared) const {
-        if (depth > 255) return false;
+        if (depth > ir::kMostNesting) return false;
         if (!compared.insert({a, b}).second) return true;
         const SplitType* split_a = find_split(splits_, a);
         const SplitType* split_b = find_split(splits_, b);
