@@ -52,6 +52,8 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(CreateShaderModule, CreateShaderModule),
     VKPOLYFILL_HOOK(DestroyShaderModule, DestroyShaderModule),
     VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT),
+    VKPOLYFILL_HOOK(GetShaderModuleIdentifierEXT, GetShaderModuleIdentifierEXT),
+    VKPOLYFILL_HOOK(GetShaderModuleCreateInfoIdentifierEXT, GetShaderModuleCreateInfoIdentifierEXT),
     VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
 };

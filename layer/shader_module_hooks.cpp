@@ -1,12 +1,14 @@
-// vkCreateShaderModule / vkDestroyShaderModule / vkSetDebugUtilsObjectNameEXT on devices that have
-// DeviceShaders (device_shaders.h). A module using an emulated capability is kept by the layer (its words
-// and hash) while the driver gets a placeholder; every other module reaches the driver untouched.
+// vkCreateShaderModule / vkDestroyShaderModule / vkSetDebugUtilsObjectNameEXT and the module identifier
+// queries on devices that have DeviceShaders (device_shaders.h). A module using an emulated capability
+// is kept by the layer (its words and hash) while the driver gets a placeholder; every other module
+// reaches the driver untouched.
 #include <format>
 
 #include <vkpolyfill/lowering/lower.h>
 
 #include "device_data.h"
 #include "hooks.h"
+#include "module_identifier.h"
 #include "placeholder_module.h"
 
 namespace vkpolyfill::hooks {
@@ -62,6 +64,24 @@ VKAPI_ATTR VkResult VKAPI_CALL SetDebugUtilsObjectNameEXT(VkDevice device, const
         }
     }
     return data.next.SetDebugUtilsObjectNameEXT(device, pNameInfo);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetShaderModuleIdentifierEXT(VkDevice device, VkShaderModule shaderModule,
+                                                        VkShaderModuleIdentifierEXT* pIdentifier) {
+    const DeviceData& data = device_data(device);
+    const std::shared_ptr<const CapturedModule> captured = data.shaders ? data.shaders->modules.find(shaderModule) : nullptr;
+    if (!captured) return data.next.GetShaderModuleIdentifierEXT(device, shaderModule, pIdentifier);
+    write_module_identifier(captured->hash, data.shaders->target, *pIdentifier);
+}
+
+// The identifier vkCreateShaderModule's module would have: the layer's for code it would keep.
+VKAPI_ATTR void VKAPI_CALL GetShaderModuleCreateInfoIdentifierEXT(VkDevice device, const VkShaderModuleCreateInfo* pCreateInfo,
+                                                                  VkShaderModuleIdentifierEXT* pIdentifier) {
+    const DeviceData& data = device_data(device);
+    if (!data.shaders || !data.shaders->needs_lowering(code_words(*pCreateInfo))) {
+        return data.next.GetShaderModuleCreateInfoIdentifierEXT(device, pCreateInfo, pIdentifier);
+    }
+    write_module_identifier(hash_of(code_words(*pCreateInfo)), data.shaders->target, *pIdentifier);
 }
 
 }  // namespace vkpolyfill::hooks

@@ -9,6 +9,8 @@
 //   NNNN-chain.txt        the sType of every struct chained to that VkDeviceCreateInfo, one per line
 // With VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES set it plays a driver whose compiler fails: every
 // vkCreateComputePipelines returns VK_ERROR_UNKNOWN with null handles, without calling down.
+// With VKPOLYFILL_SPY_MODULE_IDENTIFIERS set it plays a driver with VK_EXT_shader_module_identifier
+// (spy_module_identifiers.h).
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -20,6 +22,8 @@
 
 #include <vulkan/vk_layer.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "spy_module_identifiers.h"
 
 #define SPY_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -109,7 +113,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, co
         for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) std::fprintf(f, "%d\n", s->sType);
         std::fclose(f);
     }
-    VkResult result = create(physical_device, info, allocator, device);
+    VkDeviceCreateInfo driver_info = *info;
+    const std::vector<const char*> extensions = spy::without_module_identifier(*info);
+    if (spy::plays_module_identifiers()) {
+        driver_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+        driver_info.ppEnabledExtensionNames = extensions.data();
+    }
+    VkResult result = create(physical_device, &driver_info, allocator, device);
     if (result == VK_SUCCESS) {
         std::lock_guard lock(g_mutex);
         g_device_next[key(*device)] = next_gdpa;
@@ -125,7 +135,9 @@ PFN next_device_function(VkDevice device, const char* name) {
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* info,
                                                   const VkAllocationCallbacks* allocator, VkShaderModule* module) {
     record_words("module.spv", info->pCode, info->codeSize);
-    return next_device_function<PFN_vkCreateShaderModule>(device, "vkCreateShaderModule")(device, info, allocator, module);
+    const VkResult result = next_device_function<PFN_vkCreateShaderModule>(device, "vkCreateShaderModule")(device, info, allocator, module);
+    if (result == VK_SUCCESS && spy::plays_module_identifiers()) spy::note_module(*module, *info);
+    return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
@@ -136,8 +148,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         std::fill_n(pipelines, count, VK_NULL_HANDLE);
         return VK_ERROR_UNKNOWN;
     }
-    return next_device_function<PFN_vkCreateComputePipelines>(device, "vkCreateComputePipelines")(device, cache, count, infos,
-                                                                                                   allocator, pipelines);
+    const auto next = next_device_function<PFN_vkCreateComputePipelines>(device, "vkCreateComputePipelines");
+    if (spy::plays_module_identifiers()) return spy::create_compute_pipelines(next, device, cache, count, infos, allocator, pipelines);
+    return next(device, cache, count, infos, allocator, pipelines);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
@@ -166,8 +179,25 @@ struct Hook {
 const Hook kDeviceHooks[] = {SPY_HOOK(CreateShaderModule), SPY_HOOK(CreateComputePipelines),
                              SPY_HOOK(CreateGraphicsPipelines), SPY_HOOK(CreateShadersEXT)};
 
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical_device, const char* layer_name,
+                                                                  uint32_t* count, VkExtensionProperties* properties) {
+    const InstanceLink link = instance_link(physical_device);
+    const auto next = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
+        link.next(link.instance, "vkEnumerateDeviceExtensionProperties"));
+    if (layer_name != nullptr || !spy::plays_module_identifiers()) return next(physical_device, layer_name, count, properties);
+    return spy::list_with_module_identifier(next, physical_device, count, properties);
+}
+
+const Hook kModuleIdentifierHooks[] = {
+    {"vkGetShaderModuleIdentifierEXT", reinterpret_cast<PFN_vkVoidFunction>(spy::GetShaderModuleIdentifierEXT)},
+    {"vkGetShaderModuleCreateInfoIdentifierEXT", reinterpret_cast<PFN_vkVoidFunction>(spy::GetShaderModuleCreateInfoIdentifierEXT)}};
+
 PFN_vkVoidFunction find_device_hook(const char* name) {
     for (const Hook& hook : kDeviceHooks) {
+        if (std::strcmp(hook.name, name) == 0) return hook.function;
+    }
+    if (!spy::plays_module_identifiers()) return nullptr;
+    for (const Hook& hook : kModuleIdentifierHooks) {
         if (std::strcmp(hook.name, name) == 0) return hook.function;
     }
     return nullptr;
@@ -185,6 +215,9 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInst
     if (std::strcmp(name, "vkCreateDevice") == 0) return reinterpret_cast<PFN_vkVoidFunction>(CreateDevice);
     if (std::strcmp(name, "vkGetInstanceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
     if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+    if (std::strcmp(name, "vkEnumerateDeviceExtensionProperties") == 0) {
+        return reinterpret_cast<PFN_vkVoidFunction>(EnumerateDeviceExtensionProperties);
+    }
     if (PFN_vkVoidFunction hook = find_device_hook(name)) return hook;
     if (instance == VK_NULL_HANDLE) return nullptr;
     return instance_link(instance).next(instance, name);

@@ -14,6 +14,7 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "debug_messages.h"
+#include "gemm_shader_features.h"
 #include "scoped_env.h"
 #include "spy_records.h"
 #include "temp_dir.h"
@@ -64,19 +65,13 @@ std::vector<uint32_t> broken_coopmat_module() {
 struct DeviceFeatures {
     VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper();
     VkPhysicalDeviceMaintenance5Features maintenance5 = vku::InitStructHelper(&shader_object);
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat = vku::InitStructHelper(&maintenance5);
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(&coopmat);
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
-    VkPhysicalDeviceVulkan13Features features13 = vku::InitStructHelper(&features12);
+    GemmShaderFeatures gemm;  // chained first: gemm.features13 heads the chain
 
-    explicit DeviceFeatures(bool enable_coopmat) {
+    explicit DeviceFeatures(bool enable_coopmat) : gemm(enable_coopmat) {
         shader_object.shaderObject = VK_TRUE;
         maintenance5.maintenance5 = VK_TRUE;
-        features11.storageBuffer16BitAccess = VK_TRUE;
-        features12.shaderFloat16 = VK_TRUE;
-        features12.vulkanMemoryModel = VK_TRUE;
-        features13.dynamicRendering = VK_TRUE;
-        coopmat.cooperativeMatrix = enable_coopmat;
+        gemm.coopmat.pNext = &maintenance5;
+        gemm.features13.dynamicRendering = VK_TRUE;
     }
 };
 
@@ -156,7 +151,7 @@ class Device {
         ContextOptions o{.spy = true,
                          .instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
                          .device_extensions = {VK_KHR_MAINTENANCE_5_EXTENSION_NAME, VK_EXT_SHADER_OBJECT_EXTENSION_NAME},
-                         .device_features_next = &features_.features13};
+                         .device_features_next = &features_.gemm.features13};
         if (coopmat) o.device_extensions.push_back(kCoopmat);
         return o;
     }
