@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <format>
 #include <map>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
@@ -643,6 +644,66 @@ TEST(ArmTensorsPass, AFunctionCalledWithTwoBindingsIsClonedForEach) {
         if (variables.size() == 1) read_alone.insert(*variables.begin());
     }
     EXPECT_EQ(read_alone.size(), 2u) << disassemble(result.words);
+}
+
+// Functions f0..f`depth` of `count` tensor parameters, each calling the next twice, with its first
+// tensor from %src and from %dst and the rest shifted along: f_i is called with 2^min(i, count) sets
+// of bindings, each a clone.
+std::string with_binding_fanout(int count, int depth) {
+    std::string tensors, text = R"(OpCapability Shader
+OpCapability TensorsARM
+OpCapability VulkanMemoryModel
+OpExtension "SPV_ARM_tensors"
+OpExtension "SPV_KHR_vulkan_memory_model"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main" %src %dst
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %src DescriptorSet 0
+OpDecorate %src Binding 0
+OpDecorate %dst DescriptorSet 0
+OpDecorate %dst Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%uint_2 = OpConstant %uint 2
+%tensor = OpTypeTensorARM %float %uint_2
+%ptr_tensor = OpTypePointer UniformConstant %tensor
+%src = OpVariable %ptr_tensor UniformConstant
+%dst = OpVariable %ptr_tensor UniformConstant
+)";
+    for (int k = 0; k < count; ++k) tensors += " %tensor";
+    text += "%tfn = OpTypeFunction %void" + tensors + "\n";
+    text += "%main = OpFunction %void None %fn\n%ml = OpLabel\n%sv = OpLoad %tensor %src\n%c = OpFunctionCall %void %f0";
+    for (int k = 0; k < count; ++k) text += " %sv";
+    text += "\nOpReturn\nOpFunctionEnd\n";
+    for (int i = 0; i <= depth; ++i) {
+        text += std::format("%f{} = OpFunction %void None %tfn\n", i);
+        std::string rest;
+        for (int k = 0; k < count; ++k) text += std::format("%p{}_{} = OpFunctionParameter %tensor\n", i, k);
+        for (int k = 0; k + 1 < count; ++k) rest += std::format(" %p{}_{}", i, k);
+        text += std::format("%l{} = OpLabel\n", i);
+        if (i < depth) {
+            text += std::format("%s{0} = OpLoad %tensor %src\n%d{0} = OpLoad %tensor %dst\n", i);
+            text += std::format("%ca{0} = OpFunctionCall %void %f{1} %s{0}{2}\n%cb{0} = OpFunctionCall %void %f{1} %d{0}{2}\n", i, i + 1, rest);
+        }
+        text += "OpReturn\nOpFunctionEnd\n";
+    }
+    return text;
+}
+
+// Clones per set of bindings are bounded (16 tensors 24 calls deep asked for 2^16 copies of each
+// function: the lowering ran for hours); a few sets are cloned as before.
+TEST(ArmTensorsPass, CopiesOfFunctionsForTheirBindingsAreBounded) {
+    const Words few_words = assemble(with_binding_fanout(2, 4));
+    const Result few = lower_tensors(few_words);
+    EXPECT_TRUE(few.ok) << messages(few);
+    EXPECT_EQ(validate(few.words, vulkan_version_for(few_words)), "");
+    const Result many = lower_tensors(assemble(with_binding_fanout(16, 24)));
+    ASSERT_FALSE(many.ok);
+    ASSERT_FALSE(many.diagnostics.empty());
+    EXPECT_TRUE(contains(many.diagnostics.front().message, "need more than 256 copies")) << messages(many);
+    EXPECT_TRUE(contains(many.diagnostics.front().instruction, "OpFunctionCall")) << messages(many);
 }
 
 // Tensor Operands whose ids are missing (the assembler refuses to write it: the words are cut).

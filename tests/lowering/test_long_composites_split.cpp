@@ -385,5 +385,69 @@ OpFunctionEnd
     EXPECT_TRUE(result.ok) << messages(result);
 }
 
+// A split struct whose first member nests arrays 400,000 deep: the alignment bound of its members
+// stops at ir::kMostNesting levels with the largest alignment there is (it recursed per level and
+// overflowed the stack).
+TEST(LongCompositesSplit, AlignmentOfMembersNestedPastTheStackIsBounded) {
+    constexpr int kLevels = 400000;
+    constexpr uint32_t kMembers = 16384;
+    std::string text(kLongCompositesHeader);
+    text += "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n";
+    for (uint32_t m = 0; m < kMembers; ++m) text += std::format("OpMemberDecorate %S {} Offset {}\n", m, m == 0 ? 0 : 0x10000000 + 16 * m);
+    text += "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n";
+    text += "%a0 = OpTypeArray %uint %one\n";
+    for (int k = 1; k <= kLevels; ++k) text += std::format("%a{} = OpTypeArray %a{} %one\n", k, k - 1);
+    text += std::format("%S = OpTypeStruct %a{}", kLevels) + repeated("%uint", kMembers - 1) + "\n";
+    text += "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    const Result result = lower(assemble(text), emulating_long_composites(), {});
+    EXPECT_TRUE(result.ok) << messages(result);
+}
+
+// Replicates of a split array (a constant and a construct) stay replicates, chunk by chunk: spelled
+// out, each took the array's 70,000 words (3,000 of them made an 840 MB module of a 328 KB one).
+TEST(LongCompositesSplit, ReplicatesOfASplitArrayStayReplicates) {
+    std::string text = R"(OpCapability Shader
+OpCapability LongCompositesINTEL
+OpCapability ReplicatedCompositesEXT
+OpExtension "SPV_INTEL_long_composites"
+OpExtension "SPV_EXT_replicated_composites"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %v
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%c0 = OpConstant %uint 0
+%c7 = OpConstant %uint 7
+%len = OpConstant %uint 70000
+%arr = OpTypeArray %uint %len
+)";
+    text += "%big = OpConstantComposite %arr" + repeated("%c0", 60000) + "\nOpConstantCompositeContinuedINTEL" + repeated("%c0", 10000);
+    text += R"(
+%rep = OpConstantCompositeReplicateEXT %arr %c7
+%parr = OpTypePointer Private %arr
+%v = OpVariable %parr Private
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%built = OpCompositeConstructReplicateEXT %arr %c7
+OpStore %v %big
+OpStore %v %rep
+OpStore %v %built
+OpReturn
+OpFunctionEnd
+)";
+    const std::vector<uint32_t> words = assemble(text);
+    const Result result = lower(words, emulating_long_composites(), {});
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    EXPECT_LT(result.words.size(), words.size() + 1000);
+    Diagnostics diagnostics;
+    const auto module = ir::parse(result.words, diagnostics);
+    ASSERT_NE(module, nullptr);
+    // Each replicate a composite of chunks, every chunk a replicate of %c7 (the array splits in two).
+    EXPECT_EQ(count_opcode(*module, spv::OpConstantCompositeReplicateEXT), 2u);
+    EXPECT_EQ(count_opcode(*module, spv::OpCompositeConstructReplicateEXT), 2u);
+}
+
 }  // namespace
 }  // namespace vkpolyfill::lowering::test

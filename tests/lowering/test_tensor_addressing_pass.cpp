@@ -301,15 +301,17 @@ TEST(TensorAddressingPass, DecodeCallChainsAreFollowedToABoundedDepth) {
 }
 
 // kDecode whose decode function reads (by byte address) an array type nested `levels` deep, or whose
-// block's struct nests `levels` structs: the walks of both recurse once per level.
-std::string with_nested_types(int levels, bool block_struct) {
+// block's struct nests `levels` structs (`shared`: each of two of the one below, both at offset 0):
+// the walks of both recurse once per level.
+std::string with_nested_types(int levels, bool block_struct, bool shared = false) {
     std::string types, decorations;
     for (int k = 0; k < levels; ++k) {
         const std::string inner = k == 0 ? "%7" : std::format("%{}", 100000 + k - 1);
-        types += block_struct ? std::format("%{} = OpTypeStruct {}\n", 100000 + k, inner)
+        types += block_struct ? std::format("%{} = OpTypeStruct {}{}\n", 100000 + k, inner, shared ? " " + inner : "")
                               : std::format("%{} = OpTypeArray {} %10\n", 100000 + k, inner);
         decorations += block_struct ? std::format("OpMemberDecorate %{} 0 Offset 0\n", 100000 + k)
                                     : std::format("OpDecorate %{} ArrayStride 4\n", 100000 + k);
+        if (shared) decorations += std::format("OpMemberDecorate %{} 1 Offset 0\n", 100000 + k);
     }
     const std::string outer = std::format("%{}", 100000 + levels - 1);
     std::string text = replaced(std::string(kDecode), "OpDecorate %40 ArrayStride 4\n", "OpDecorate %40 ArrayStride 4\n" + decorations);
@@ -335,6 +337,13 @@ TEST(TensorAddressingPass, DecodeTypesNestedTooDeepAreReported) {
     }
     const Result shallow = lower(assemble(with_nested_types(200, false)), emulating_coopmat(8), {});
     EXPECT_TRUE(shallow.ok) << messages(shallow);
+}
+
+// A decode block of structs each holding two of the one below, 48 deep (2^48 paths): its layout
+// sizes each type once (it walked every path). Not validated: spirv-val takes exponential time here.
+TEST(TensorAddressingPass, DecodeBlockLayoutsSizeSharedTypesOnce) {
+    const Result result = lower(assemble(with_nested_types(48, true, true)), emulating_coopmat(8), {});
+    EXPECT_TRUE(result.ok) << messages(result);
 }
 
 // kDecode whose matrix has as many rows as a spec-constant expression `levels` deep: each level ORs

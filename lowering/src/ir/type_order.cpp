@@ -20,13 +20,10 @@ void sort_types_values_constants(Module& module) {
     std::vector<size_t> order;
     order.reserve(section.size());
     std::vector<Operand> operands;
-    // Depth-first, dependencies first. A type (a struct or an array of pointers in a struct pointing
-    // at itself) may name a pointer type before its OpTypePointer when an OpTypeForwardPointer declared
-    // it: that is not a dependency (following it would break the cycle in the wrong place), and the
-    // forward declarations all go first.
-    const auto visit = [&](auto&& self, size_t index) -> void {
-        if (state[index] != 0) return;
-        state[index] = 1;
+    // A type (a struct or an array of pointers in a struct pointing at itself) may name a pointer type
+    // before its OpTypePointer when an OpTypeForwardPointer declared it: that is not a dependency
+    // (following it would break the cycle in the wrong place), and the forward declarations all go first.
+    const auto dependencies_of = [&](size_t index) {
         const Instruction& instruction = *section[index];
         const bool is_type = instruction.info().instruction_class == grammar::InstructionClass::TypeDeclaration;
         std::vector<uint32_t> dependencies;
@@ -39,16 +36,38 @@ void sort_types_values_constants(Module& module) {
                 dependencies.push_back(id);
             }
         }
-        for (uint32_t id : dependencies) {
-            if (const auto it = defined_at.find(id); it != defined_at.end()) self(self, it->second);
+        return dependencies;
+    };
+    // Depth-first, dependencies first, on a stack of its own: a chain of definitions each naming the
+    // next (non-semantic instructions may name later ids) is as deep as the section is long.
+    struct Frame {
+        size_t index;
+        std::vector<uint32_t> dependencies;
+        size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    const auto visit = [&](size_t root) {
+        if (state[root] != 0) return;
+        state[root] = 1;
+        stack.push_back({root, dependencies_of(root)});
+        while (!stack.empty()) {
+            Frame& top = stack.back();
+            if (top.next == top.dependencies.size()) {
+                state[top.index] = 2;
+                order.push_back(top.index);
+                stack.pop_back();
+                continue;
+            }
+            const auto it = defined_at.find(top.dependencies[top.next++]);
+            if (it == defined_at.end() || state[it->second] != 0) continue;
+            state[it->second] = 1;
+            stack.push_back({it->second, dependencies_of(it->second)});
         }
-        state[index] = 2;
-        order.push_back(index);
     };
     for (size_t i = 0; i < section.size(); ++i) {
-        if (section[i]->opcode() == spv::OpTypeForwardPointer) visit(visit, i);
+        if (section[i]->opcode() == spv::OpTypeForwardPointer) visit(i);
     }
-    for (size_t i = 0; i < section.size(); ++i) visit(visit, i);
+    for (size_t i = 0; i < section.size(); ++i) visit(i);
 
     InstructionList sorted;
     sorted.reserve(section.size());

@@ -246,10 +246,17 @@ class UseRewriter {
             report("a tensor is passed to something that is not a function of the module", call);
             return;
         }
-        call.set_word(3, instance(call.word(3), keys));
+        const uint32_t function = instance(call.word(3), keys);
+        if (function == 0) {
+            report(std::format("the tensors passed to functions need more than {} copies of them (one per set of bindings)", kMostClones),
+                   call);
+            return;
+        }
+        call.set_word(3, function);
     }
 
-    // The function to call for `keys`: the original for its first keys, else a clone made for them.
+    // The function to call for `keys`: the original for its first keys, else a clone made for them;
+    // 0 past kMostClones clones.
     uint32_t instance(uint32_t callee, const std::vector<std::optional<ParameterKey>>& keys) {
         std::vector<Instance>& instances = instances_[callee];
         for (const Instance& known : instances) {
@@ -257,6 +264,7 @@ class UseRewriter {
         }
         uint32_t function = callee;
         if (!instances.empty()) {
+            if (++clones_ > kMostClones) return 0;
             const auto original = std::ranges::find(order_, callee, &ir::Function::id);
             ir::IdMap ids;
             ir::Function& clone = ir::clone_function(module_, **original, ids);
@@ -290,6 +298,10 @@ class UseRewriter {
         uint32_t function;
     };
     std::unordered_map<uint32_t, std::vector<Instance>> instances_;  // original function -> its versions
+    // Functions passing tensors on in different places reach 2^parameters sets of bindings; real
+    // shaders call a function with a handful.
+    static constexpr size_t kMostClones = 256;
+    size_t clones_ = 0;
     std::vector<ir::Function*> order_;  // callers first
     std::unordered_set<uint32_t> removed_;
 };

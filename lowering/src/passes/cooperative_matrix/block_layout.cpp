@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
+#include <unordered_map>
 
 #include "ir/decorations.h"
 #include "ir/indexed_type.h"
@@ -13,11 +14,24 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 
 namespace {
 
-std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, uint32_t depth, std::string& why) {
+using KnownBytes = std::unordered_map<uint32_t, uint64_t>;
+
+std::optional<uint64_t> layout_bytes_of(LoweringState& state, uint32_t type, uint32_t depth, KnownBytes& known, std::string& why);
+
+// Types share their parts (a struct of two of the struct below, 40 deep, has 2^40 paths), so each
+// type's bytes are found once; nesting past ir::kMostNesting levels (a stack frame each) is reported.
+std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, uint32_t depth, KnownBytes& known, std::string& why) {
     if (depth > ir::kMostNesting) {
         why = std::format("a decode block's structs nest more than {} deep", ir::kMostNesting);
         return std::nullopt;
     }
+    if (const auto found = known.find(type); found != known.end()) return found->second;
+    const std::optional<uint64_t> bytes = layout_bytes_of(state, type, depth, known, why);
+    if (bytes) known.emplace(type, *bytes);
+    return bytes;
+}
+
+std::optional<uint64_t> layout_bytes_of(LoweringState& state, uint32_t type, uint32_t depth, KnownBytes& known, std::string& why) {
     ir::Module& module = state.module();
     const ir::Instruction* definition = module.find_definition(type);
     switch (definition ? definition->opcode() : 0) {
@@ -25,7 +39,7 @@ std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, 
         case spv::OpTypeFloat: return definition->word(2) / 8;
         case spv::OpTypePointer: return 8;  // a PhysicalStorageBuffer pointer in the block
         case spv::OpTypeVector: {
-            const std::optional<uint64_t> component = layout_bytes_below(state, definition->word(2), depth + 1, why);
+            const std::optional<uint64_t> component = layout_bytes_below(state, definition->word(2), depth + 1, known, why);
             if (!component) return std::nullopt;
             return *component * definition->word(3);
         }
@@ -54,7 +68,7 @@ std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, 
                     return std::nullopt;
                 }
                 const std::optional<uint64_t> bytes =
-                    layout_bytes_below(state, module.find_definition(type)->operand_words()[member], depth + 1, why);
+                    layout_bytes_below(state, module.find_definition(type)->operand_words()[member], depth + 1, known, why);
                 if (!bytes) return std::nullopt;
                 end = std::max(end, *offset + *bytes);
             }
@@ -69,7 +83,8 @@ std::optional<uint64_t> layout_bytes_below(LoweringState& state, uint32_t type, 
 }  // namespace
 
 std::optional<uint64_t> layout_bytes(LoweringState& state, uint32_t type, std::string& why) {
-    return layout_bytes_below(state, type, 0, why);
+    KnownBytes known;
+    return layout_bytes_below(state, type, 0, known, why);
 }
 
 std::optional<uint32_t> indexed_array_stride(const ir::Module& module, const AccessPath& path, std::string& why) {

@@ -22,8 +22,12 @@ enum class Parameter : uint32_t {
     OffsetHolder,  // a Function variable holding such a pointer (how glslang passes one on): a uint variable
 };
 
-// The functions being cloned, the outermost first: a clone of a callee is made inside its caller's.
-using CallChain = std::vector<uint32_t>;
+// The functions being cloned for one DecodeFunc, the outermost first (a clone of a callee is made
+// inside its caller's), and how many clones it took so far.
+struct CallChain {
+    std::vector<uint32_t> functions;
+    size_t clones = 0;
+};
 
 uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words, const std::vector<Parameter>& parameters,
                          CallChain& chain, std::string& why);
@@ -258,17 +262,24 @@ uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words
     // spirv-val lets a function call itself, which Vulkan forbids; a clone is made per call depth on
     // the native stack, so the depth is bounded as well.
     constexpr size_t kMaxCallDepth = 64;
-    if (std::ranges::find(chain, function) != chain.end()) {
+    // A clone per function and kind of its parameters: functions that pass their pointers on in
+    // different places reach 2^parameters kinds; real decode functions take a handful.
+    constexpr size_t kMostClones = 256;
+    if (std::ranges::find(chain.functions, function) != chain.functions.end()) {
         why = std::format("DecodeFunc reaches %{} again through the calls it passes its pointer to (recursion)", function);
         return 0;
     }
-    if (chain.size() == kMaxCallDepth) {
+    if (chain.functions.size() == kMaxCallDepth) {
         why = std::format("DecodeFunc passes its pointer down more than {} nested calls", kMaxCallDepth);
         return 0;
     }
     std::vector<uint32_t> key{0x44434F44u /* "DCOD" */, function, words};
     for (Parameter p : parameters) key.push_back(static_cast<uint32_t>(p));
     if (const uint32_t existing = state.find_function(key)) return existing;
+    if (++chain.clones > kMostClones) {
+        why = std::format("DecodeFunc needs more than {} copies of the functions it passes its pointer to", kMostClones);
+        return 0;
+    }
     const ir::Function* original = nullptr;
     for (const auto& candidate : state.module().functions) {
         if (candidate->id() == function) original = candidate.get();
@@ -277,9 +288,9 @@ uint32_t clone_for_words(LoweringState& state, uint32_t function, uint32_t words
         why = "DecodeFunc (or a function it calls) is not a function of the module";
         return 0;
     }
-    chain.push_back(function);
+    chain.functions.push_back(function);
     const uint32_t clone = DecodeClone(state, words, chain).clone(*original, parameters, why);
-    chain.pop_back();
+    chain.functions.pop_back();
     if (clone) state.remember_function(std::move(key), clone);
     return clone;
 }

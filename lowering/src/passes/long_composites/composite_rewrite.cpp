@@ -29,10 +29,16 @@ std::unique_ptr<ir::Instruction> nest_composite(const ir::Instruction& composite
     const uint32_t opcode = spelled_out(composite.opcode());
     const SplitType* split = opcode ? find_split(splits, composite.type_id()) : nullptr;
     if (!split) return nullptr;
-    std::vector<uint32_t> constituents(composite.operand_words().begin(), composite.operand_words().end());
-    if (opcode != composite.opcode()) constituents.assign(split->length, constituents.front());  // a replicate
+    const std::span<const uint32_t> constituents = composite.operand_words();
+    // A replicate's chunks replicate its constituent too (an array's padding past its end is never
+    // read, so it may be the constituent as well): spelling each out took 70,000 words a replicate.
+    const bool replicate = opcode != composite.opcode();  // whose one constituent the grammar ensures
     std::vector<uint32_t> words{composite.type_id(), composite.result_id()};
     for (const Group& group : split->groups) {
+        if (replicate) {
+            words.push_back(group.direct ? constituents.front() : emit(composite.opcode(), group.type, constituents));
+            continue;
+        }
         if (group.direct) {
             words.push_back(constituents[group.first]);
             continue;

@@ -21,17 +21,20 @@ class AlignmentBounds {
   public:
     explicit AlignmentBounds(const ir::Module& module) : module_(module) {}
 
-    // A power of two at least the alignment `type` has under any of Vulkan's layouts.
-    uint32_t of(uint32_t type_id) {
+    // A power of two at least the alignment `type` has under any of Vulkan's layouts. Past
+    // ir::kMostNesting levels (a stack frame each) the largest alignment there is, which bounds any.
+    uint32_t of(uint32_t type_id, uint32_t depth = 0) {
+        if (depth > ir::kMostNesting) return kLargest;
         if (const auto it = memo_.find(type_id); it != memo_.end()) return it->second;
-        const uint32_t bound = compute(type_id);
+        const uint32_t bound = compute(type_id, depth);
         memo_[type_id] = bound;
         return bound;
     }
 
   private:
-    uint32_t compute(uint32_t type_id) {
-        constexpr uint32_t kLargest = 32;  // a 64-bit four-component vector
+    static constexpr uint32_t kLargest = 32;  // a 64-bit four-component vector
+
+    uint32_t compute(uint32_t type_id, uint32_t depth) {
         const ir::Instruction* type = module_.find_definition(type_id);
         if (!type) return kLargest;
         switch (type->opcode()) {
@@ -44,15 +47,15 @@ class AlignmentBounds {
             case spv::OpTypeUntypedPointerKHR:
                 return 8;
             case spv::OpTypeVector:  // three- and four-component vectors align as four
-                return 4 * of(type->word(2));
+                return 4 * of(type->word(2), depth + 1);
             case spv::OpTypeMatrix:
             case spv::OpTypeArray:
             case spv::OpTypeRuntimeArray:  // std140 rounds these up to 16
-                return std::max(16u, of(type->word(2)));
+                return std::max(16u, of(type->word(2), depth + 1));
             case spv::OpTypeStruct: {
                 uint32_t bound = 16;
                 for (uint32_t member : type->operand_words()) {
-                    bound = std::max(bound, of(member));
+                    bound = std::max(bound, of(member, depth + 1));
                     if (bound == kLargest) break;
                 }
                 return bound;
