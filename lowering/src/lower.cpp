@@ -4,6 +4,7 @@
 
 #include "diagnostics.h"
 #include "emulated_sets.h"
+#include "ir/instruction_text.h"
 #include "ir/parser.h"
 #include "pass_runner.h"
 #include "vkpolyfill/lowering/lower.h"
@@ -42,6 +43,18 @@ Result lower(std::span<const uint32_t> words, const Target& target, const Option
         if (module->header.bound > ir::kMaxIdBound + 1) {
             diagnostics.error(std::format("the lowered module needs an id bound of {}, past SPIR-V's limit of {}",
                                           module->header.bound, ir::kMaxIdBound + 1));
+            return failure(diagnostics);
+        }
+        // A pass may grow an instruction (an entry point's interface, a composite) past the words its
+        // first word can count: such a module could not be read back.
+        const ir::Instruction* too_long = nullptr;
+        module->for_each_instruction([&](const ir::Instruction& instruction) {
+            if (!too_long && instruction.words().size() > ir::kMaxWordCount) too_long = &instruction;
+        });
+        if (too_long) {
+            diagnostics.error(std::format("the lowered module needs {} words in one {}, past SPIR-V's limit of {}",
+                                          too_long->words().size(), too_long->name(), ir::kMaxWordCount),
+                              too_long->source_offset(), ir::short_instruction_text(too_long->words(), *module));
             return failure(diagnostics);
         }
         Result result;

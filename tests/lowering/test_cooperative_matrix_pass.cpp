@@ -363,6 +363,26 @@ TEST(CooperativeMatrixPass, NarrowArrayElementsWithoutNarrowArithmeticLowerToVal
     }
 }
 
+// kNarrowStorageOnly whose entry point lists as many Private variables as one instruction can hold
+// beside its three buffers: the lowering's own interface variables would take the OpEntryPoint past
+// 65,535 words (whose word count then wrapped), so the module is refused.
+TEST(CooperativeMatrixPass, AnEntryPointGrownPastOneInstructionIsReported) {
+    constexpr int kMostInterfaceIds = 65535 - 5;  // the word count, model, function and "main"
+    std::string variables, interface;
+    for (int i = 3; i < kMostInterfaceIds; ++i) {
+        variables += std::format("%p{} = OpVariable %private_uint Private\n", i);
+        interface += std::format(" %p{}", i);
+    }
+    std::string text = replaced(std::string(kNarrowStorageOnly), "%shorts %bytes %words\n", "%shorts %bytes %words" + interface + "\n");
+    text = replaced(text, "%main = OpFunction", "%private_uint = OpTypePointer Private %uint\n" + variables + "%main = OpFunction");
+    const std::vector<uint32_t> words = assemble(text);
+    const Result result = lower(words, emulating_coopmat(8), {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "words in one OpEntryPoint, past SPIR-V's limit of 65535")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpEntryPoint GLCompute")) << messages(result);
+}
+
 TEST(CooperativeMatrixConfigurations, OfferedShapesFitTheSubgroupAndTheArithmetic) {
     const ArithmeticSupport everything{true, true, true};
     const auto at8 = cooperative_matrix_configurations(8, everything);

@@ -14,6 +14,7 @@
 namespace vkpolyfill::lowering::ir {
 
 inline constexpr uint32_t kNoOffset = ~0u;  // an instruction the lowering created, not parsed
+inline constexpr uint32_t kMaxWordCount = 0xFFFF;  // the word count's 16 bits in word 0
 
 class Instruction {
   public:

@@ -97,4 +97,11 @@ std::string instruction_text(std::span<const uint32_t> words, const OperandConte
     return result + text;
 }
 
+std::string short_instruction_text(std::span<const uint32_t> words, const OperandContext& context) {
+    constexpr size_t kShownWords = 10;
+    if (words.size() <= kShownWords) return instruction_text(words, context);
+    // Structs and composites end in a list of ids, so a prefix still walks (anything else comes out raw).
+    return std::format("{} ... ({} words)", instruction_text(words.first(kShownWords), context), words.size());
+}
+
 }  // namespace vkpolyfill::lowering::ir

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <format>
 
+#include "ir/instruction_text.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
@@ -29,7 +30,7 @@ std::optional<SplitType> plan_array_split(const ir::Module& module, const ir::In
         diagnostics.error(std::format("cannot split array %{} of {} elements with an ArrayStride: no chunk length of at "
                                       "most {} divides it, and padding would change its size",
                                       type.result_id(), length, kMaxConstituents),
-                          type.source_offset(), short_text(type, module));
+                          type.source_offset(), ir::short_instruction_text(type.words(), module));
         return std::nullopt;
     }
     if (chunks == 0) chunks = divide_rounding_up(length, kMaxConstituents);

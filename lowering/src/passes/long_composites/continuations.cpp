@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "grammar/grammar.h"
+#include "ir/instruction_text.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
@@ -78,14 +79,14 @@ class Merger {
             previous == 0 ? "here it opens its section" : std::format("here it follows {}", grammar::opcode_name(previous));
         diagnostics_.error(std::format("{0} must directly follow the {1} it continues (or another {0}); {2}",
                                        instruction.name(), grammar::opcode_name(head), where),
-                           instruction.source_offset(), short_text(instruction, module_));
+                           instruction.source_offset(), ir::short_instruction_text(instruction.words(), module_));
     }
 
     void report_self_reference(const ir::Instruction& instruction, uint32_t head) {
         diagnostics_.error(std::format("{} names %{}, the result of the instruction it continues: a struct or composite "
                                        "cannot contain itself",
                                        instruction.name(), head),
-                           instruction.source_offset(), short_text(instruction, module_));
+                           instruction.source_offset(), ir::short_instruction_text(instruction.words(), module_));
     }
 
     ir::Module& module_;

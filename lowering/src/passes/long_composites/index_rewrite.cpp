@@ -7,6 +7,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/indexed_type.h"
+#include "ir/instruction_text.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
@@ -223,7 +224,7 @@ class IndexRewriter {
     }
 
     void fail(const std::string& message, const ir::Instruction& at) {
-        diagnostics_.error(message, at.source_offset(), short_text(at, module_));
+        diagnostics_.error(message, at.source_offset(), ir::short_instruction_text(at.words(), module_));
     }
 
     ir::Module& module_;

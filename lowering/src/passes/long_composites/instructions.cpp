@@ -13,7 +13,7 @@ std::unique_ptr<ir::Instruction> make_long_instruction(uint32_t opcode, std::spa
     const size_t word_count = operand_words.size() + 1;
     std::vector<uint32_t> words;
     words.reserve(word_count);
-    words.push_back((word_count <= kMaxWordCount ? static_cast<uint32_t>(word_count) << 16 : 0u) | opcode);
+    words.push_back((word_count <= ir::kMaxWordCount ? static_cast<uint32_t>(word_count) << 16 : 0u) | opcode);
     words.insert(words.end(), operand_words.begin(), operand_words.end());
     return std::make_unique<ir::Instruction>(words, *grammar::find_instruction(opcode), source_offset);
 }
@@ -29,14 +29,6 @@ Emit emit_into(ir::Module& module, ir::InstructionList& list) {
         module.register_definition(*list.back());
         return id;
     };
-}
-
-std::string short_text(const ir::Instruction& instruction, const ir::Module& module) {
-    constexpr size_t kShownWords = 10;
-    const auto words = instruction.words();
-    if (words.size() <= kShownWords) return ir::instruction_text(words, module);
-    // Structs and composites end in a list of ids, so a prefix still walks (anything else comes out raw).
-    return std::format("{} ... ({} words)", ir::instruction_text(words.first(kShownWords), module), words.size());
 }
 
 }  // namespace vkpolyfill::lowering::long_composites

@@ -13,7 +13,6 @@
 
 namespace vkpolyfill::lowering::long_composites {
 
-inline constexpr uint32_t kMaxWordCount = 0xFFFF;  // the word count's 16 bits in word 0
 
 // Like ir::make_instruction, for any length: word 0 carries the word count only when it fits.
 // `source_offset` is where the instruction it stands for was in the input, for messages.
@@ -25,9 +24,5 @@ using Emit = std::function<uint32_t(uint32_t opcode, uint32_t type, std::span<co
 
 // An Emit appending to `list` and registering each instruction with `module`.
 Emit emit_into(ir::Module& module, ir::InstructionList& list);
-
-// The instruction for a message, cut after its first operands so a composite of 100,000 constituents
-// stays one readable line.
-std::string short_text(const ir::Instruction& instruction, const ir::Module& module);
 
 }  // namespace vkpolyfill::lowering::long_composites

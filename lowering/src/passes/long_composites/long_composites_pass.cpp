@@ -1,12 +1,10 @@
 #include "passes/long_composites/long_composites_pass.h"
 
-#include <format>
 #include <spirv/unified1/spirv.hpp>
 
 #include "passes/long_composites/composite_rewrite.h"
 #include "passes/long_composites/continuations.h"
 #include "passes/long_composites/index_rewrite.h"
-#include "passes/long_composites/instructions.h"
 #include "passes/long_composites/split_plan.h"
 #include "passes/long_composites/type_rewrite.h"
 
@@ -32,7 +30,6 @@ class LongCompositesPass final : public Pass {
             move_member_annotations(module, splits);
         }
         remove_declarations(module);
-        check_lengths(module, context.diagnostics);
         return true;
     }
 
@@ -43,17 +40,6 @@ class LongCompositesPass final : public Pass {
         });
         std::erase_if(module.extensions, [](const std::unique_ptr<ir::Instruction>& i) {
             return ir::decode_literal_string(i->operand_words()) == "SPV_INTEL_long_composites";
-        });
-    }
-
-    // What the planning promises: after it, every instruction fits its word count. Checked, because an
-    // instruction that does not would be written out with a wrong word count.
-    static void check_lengths(const ir::Module& module, Diagnostics& diagnostics) {
-        module.for_each_instruction([&](const ir::Instruction& instruction) {
-            if (instruction.words().size() <= kMaxWordCount) return;
-            diagnostics.error(std::format("internal error: {} words left in one instruction after lowering",
-                                          instruction.words().size()),
-                              instruction.source_offset(), short_text(instruction, module));
         });
     }
 };

@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_set>
 
+#include "ir/instruction_text.h"
 #include "passes/long_composites/array_split.h"
 #include "passes/long_composites/instructions.h"
 #include "passes/long_composites/struct_split.h"
@@ -126,7 +127,7 @@ class Planner {
     }
 
     void fail(const std::string& message, const ir::Instruction& at) {
-        context_.diagnostics.error(message, at.source_offset(), short_text(at, module_));
+        context_.diagnostics.error(message, at.source_offset(), ir::short_instruction_text(at.words(), module_));
     }
 
     PassContext& context_;

@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 
+#include "ir/instruction_text.h"
 #include "passes/long_composites/instructions.h"
 
 namespace vkpolyfill::lowering::long_composites {
@@ -167,7 +168,7 @@ class StructPlanner {
     std::nullopt_t fail(const std::string& why) {
         diagnostics_.error(std::format("cannot split struct %{} into nested structs of at most {} members: {}",
                                        type_.result_id(), kMaxStructMembers, why),
-                           type_.source_offset(), short_text(type_, module_));
+                           type_.source_offset(), ir::short_instruction_text(type_.words(), module_));
         return std::nullopt;
     }
 
