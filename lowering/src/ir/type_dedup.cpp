@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/id_remap.h"
+#include "ir/operand_walker.h"
 
 namespace vkpolyfill::lowering::ir {
 namespace {
@@ -29,14 +30,27 @@ bool must_be_unique(const Instruction& instruction) {
 }  // namespace
 
 void merge_duplicate_types(Module& module) {
+    std::vector<Operand> operands;
     for (;;) {  // merging can make types built from the merged ones equal in turn
         std::map<std::vector<uint32_t>, uint32_t> first;
         IdMap duplicates;
         for (const auto& instruction : module.types_values_constants) {
             if (!must_be_unique(*instruction)) continue;
-            std::vector<uint32_t> key{instruction->opcode()};
-            key.insert(key.end(), instruction->operand_words().begin(), instruction->operand_words().end());
-            const auto [it, inserted] = first.try_emplace(key, instruction->result_id());
+            // Its words without the result id, naming the types merged so far by what they merge into:
+            // types built on duplicates merge in the same round (two chains of function types, each
+            // taking the one before, took a round and a whole-module remap per level).
+            std::vector<uint32_t> key(instruction->words().begin(), instruction->words().end());
+            operands.clear();
+            if (walk_operands(instruction->words(), module, operands).empty()) {
+                for (const Operand& operand : operands) {
+                    if (!is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult) continue;
+                    if (const auto merged = duplicates.find(key[operand.first_word]); merged != duplicates.end()) {
+                        key[operand.first_word] = merged->second;
+                    }
+                }
+            }
+            key[1] = 0;
+            const auto [it, inserted] = first.try_emplace(std::move(key), instruction->result_id());
             if (!inserted) duplicates[instruction->result_id()] = it->second;
         }
         if (duplicates.empty()) return;
