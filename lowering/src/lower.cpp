@@ -29,6 +29,14 @@ Result failure_from_exception(Diagnostics& diagnostics, const char* what) noexce
     }
 }
 
+const ir::Instruction* first_too_long_instruction(const ir::Module& module) {
+    const ir::Instruction* too_long = nullptr;
+    module.for_each_instruction([&](const ir::Instruction& instruction) {
+        if (!too_long && instruction.words().size() > ir::kMaxWordCount) too_long = &instruction;
+    });
+    return too_long;
+}
+
 }  // namespace
 
 // Diagnostics name no module: the caller formats them with its name (format()).
@@ -46,11 +54,8 @@ Result lower(std::span<const uint32_t> words, const Target& target, const Option
             return failure(diagnostics);
         }
         // A pass may grow an instruction (an entry point's interface, a composite) past the words its
-        // first word can count: such a module could not be read back.
-        const ir::Instruction* too_long = nullptr;
-        module->for_each_instruction([&](const ir::Instruction& instruction) {
-            if (!too_long && instruction.words().size() > ir::kMaxWordCount) too_long = &instruction;
-        });
+        // first word can count: such a module could not be read back. The parser checked the input's.
+        const ir::Instruction* too_long = changed ? first_too_long_instruction(*module) : nullptr;
         if (too_long) {
             diagnostics.error(std::format("the lowered module needs {} words in one {}, past SPIR-V's limit of {}",
                                           too_long->words().size(), too_long->name(), ir::kMaxWordCount),
