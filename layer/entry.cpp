@@ -55,6 +55,8 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(GetShaderModuleIdentifierEXT, GetShaderModuleIdentifierEXT),
     VKPOLYFILL_HOOK(GetShaderModuleCreateInfoIdentifierEXT, GetShaderModuleCreateInfoIdentifierEXT),
     VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
+    VKPOLYFILL_HOOK(GetPipelineKeyKHR, GetPipelineKeyKHR),
+    VKPOLYFILL_HOOK(CreatePipelineBinariesKHR, CreatePipelineBinariesKHR),
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
 };
 // The tile-image emulation: the device's own entry points unless the application enabled the emulated

@@ -18,16 +18,14 @@
 #include "device_data.h"
 #include "hooks.h"
 #include "pipeline_batch.h"
-#include "pipeline_stages.h"
+#include "pipeline_preparation.h"
 #include "shader_stage_lowering.h"
 
-namespace vkpolyfill::hooks {
-namespace {
+namespace vkpolyfill {
 
-// Lowers one create info's stage into `copy` (and names its code in `name`); failures are logged
-// by lower_stage.
-VkResult prepare(const DeviceData& data, const VkComputePipelineCreateInfo& info, uint32_t index,
-                 std::optional<vku::safe_VkComputePipelineCreateInfo>& copy, std::string& name, TemporaryModules& temporaries) {
+VkResult prepare_compute_pipeline(const DeviceData& data, const VkComputePipelineCreateInfo& info, uint32_t index,
+                                  std::optional<vku::safe_VkComputePipelineCreateInfo>& copy, std::string& name,
+                                  TemporaryModules& temporaries) {
     const DeviceShaders& shaders = *data.shaders;
     if (!stage_needs_lowering(shaders, info.stage)) return VK_SUCCESS;
     const StageCode code = stage_code(shaders, info.stage, index);
@@ -54,6 +52,9 @@ VkResult prepare(const DeviceData& data, const VkComputePipelineCreateInfo& info
     return VK_SUCCESS;
 }
 
+namespace hooks {
+namespace {
+
 VkResult create_with_lowering(const DeviceData& data, VkPipelineCache cache, std::span<const VkComputePipelineCreateInfo> infos,
                               const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
     const size_t count = infos.size();
@@ -62,7 +63,7 @@ VkResult create_with_lowering(const DeviceData& data, VkPipelineCache cache, std
     std::vector<VkResult> failures(count, VK_SUCCESS);
     TemporaryModules temporaries(data);
     const size_t end =
-        prepare_all(infos, failures, [&](uint32_t i) { return prepare(data, infos[i], i, copies[i], names[i], temporaries); });
+        prepare_all(infos, failures, [&](uint32_t i) { return prepare_compute_pipeline(data, infos[i], i, copies[i], names[i], temporaries); });
     const VkResult result =
         create_prepared(infos, copies, failures, end, pipelines, [&](uint32_t n, const VkComputePipelineCreateInfo* down, VkPipeline* out) {
             return data.next.CreateComputePipelines(data.device, cache, n, down, allocator, out);
@@ -103,4 +104,5 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                 [&] { return create_with_lowering(data, pipelineCache, infos, pAllocator, pPipelines); });
 }
 
-}  // namespace vkpolyfill::hooks
+}  // namespace hooks
+}  // namespace vkpolyfill

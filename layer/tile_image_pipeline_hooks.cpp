@@ -17,10 +17,10 @@
 #include "device_data.h"
 #include "hooks.h"
 #include "pipeline_batch.h"
-#include "pipeline_stages.h"
+#include "pipeline_preparation.h"
 #include "tile_image_refusal.h"
 
-namespace vkpolyfill::hooks {
+namespace vkpolyfill {
 namespace {
 
 using SafeInfo = vku::safe_VkGraphicsPipelineCreateInfo;
@@ -117,13 +117,10 @@ uint32_t color_locations(const VkGraphicsPipelineCreateInfo& info) {
     return locations;
 }
 
-struct Prepared {
-    std::optional<SafeInfo> copy;
-    std::shared_ptr<const TilePipeline> record;  // when the fragment shader reads tile images
-};
+}  // namespace
 
-VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index, Prepared& prepared,
-                 TemporaryModules& temporaries) {
+VkResult prepare_graphics_pipeline(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index,
+                                   PreparedGraphicsPipeline& prepared, TemporaryModules& temporaries) {
     const DeviceShaders& shaders = *data.shaders;
     for (uint32_t s = 0; s < info.stageCount; ++s) {
         const VkPipelineShaderStageCreateInfo& stage = info.pStages[s];
@@ -153,14 +150,17 @@ VkResult prepare(const DeviceData& data, const VkGraphicsPipelineCreateInfo& inf
     return VK_SUCCESS;
 }
 
+namespace hooks {
+namespace {
+
 VkResult create_with_lowering(const DeviceData& data, VkPipelineCache cache, std::span<const VkGraphicsPipelineCreateInfo> infos,
                               const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
-    std::vector<Prepared> prepared(infos.size());
+    std::vector<PreparedGraphicsPipeline> prepared(infos.size());
     std::vector<VkResult> failures(infos.size(), VK_SUCCESS);
     TemporaryModules temporaries(data);
-    const size_t end = prepare_all(infos, failures, [&](uint32_t i) { return prepare(data, infos[i], i, prepared[i], temporaries); });
+    const size_t end = prepare_all(infos, failures, [&](uint32_t i) { return prepare_graphics_pipeline(data, infos[i], i, prepared[i], temporaries); });
     std::vector<std::optional<SafeInfo>> copies;
-    for (Prepared& p : prepared) copies.push_back(std::move(p.copy));
+    for (PreparedGraphicsPipeline& p : prepared) copies.push_back(std::move(p.copy));
     const VkResult result = create_prepared(infos, copies, failures, end, pipelines, [&](uint32_t n, const VkGraphicsPipelineCreateInfo* down, VkPipeline* out) {
         return data.next.CreateGraphicsPipelines(data.device, cache, n, down, allocator, out);
     });
@@ -187,4 +187,5 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
                                 [&] { return create_with_lowering(data, pipelineCache, infos, pAllocator, pPipelines); });
 }
 
-}  // namespace vkpolyfill::hooks
+}  // namespace hooks
+}  // namespace vkpolyfill

@@ -10,13 +10,15 @@
 // With VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES set it plays a driver whose compiler fails: every
 // vkCreateComputePipelines returns VK_ERROR_UNKNOWN with null handles, without calling down.
 // With VKPOLYFILL_SPY_MODULE_IDENTIFIERS set it plays a driver with VK_EXT_shader_module_identifier
-// (spy_module_identifiers.h).
+// (spy_module_identifiers.h), with VKPOLYFILL_SPY_PIPELINE_BINARIES one with VK_KHR_pipeline_binary
+// (spy_pipeline_binaries.h); a test sets one of them.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -24,6 +26,9 @@
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "spy_module_identifiers.h"
+#include "spy_modules.h"
+#include "spy_pipeline_binaries.h"
+#include "spy_played_extensions.h"
 
 #define SPY_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -114,8 +119,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, co
         std::fclose(f);
     }
     VkDeviceCreateInfo driver_info = *info;
-    const std::vector<const char*> extensions = spy::without_module_identifier(*info);
-    if (spy::plays_module_identifiers()) {
+    const std::vector<const char*> extensions = spy::without_played(*info);
+    if (extensions.size() != info->enabledExtensionCount) {
         driver_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
         driver_info.ppEnabledExtensionNames = extensions.data();
     }
@@ -136,7 +141,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShade
                                                   const VkAllocationCallbacks* allocator, VkShaderModule* module) {
     record_words("module.spv", info->pCode, info->codeSize);
     const VkResult result = next_device_function<PFN_vkCreateShaderModule>(device, "vkCreateShaderModule")(device, info, allocator, module);
-    if (result == VK_SUCCESS && spy::plays_module_identifiers()) spy::note_module(*module, *info);
+    if (result == VK_SUCCESS && (spy::plays(spy::kModuleIdentifiers) || spy::plays(spy::kPipelineBinaries))) {
+        spy::note_module(*module, *info);
+    }
     return result;
 }
 
@@ -149,7 +156,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         return VK_ERROR_UNKNOWN;
     }
     const auto next = next_device_function<PFN_vkCreateComputePipelines>(device, "vkCreateComputePipelines");
-    if (spy::plays_module_identifiers()) return spy::create_compute_pipelines(next, device, cache, count, infos, allocator, pipelines);
+    if (spy::plays(spy::kPipelineBinaries)) {
+        return spy::create_compute_pipelines_with_binaries(next, device, cache, count, infos, allocator, pipelines);
+    }
+    if (spy::plays(spy::kModuleIdentifiers)) return spy::create_compute_pipelines(next, device, cache, count, infos, allocator, pipelines);
     return next(device, cache, count, infos, allocator, pipelines);
 }
 
@@ -184,22 +194,29 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     const InstanceLink link = instance_link(physical_device);
     const auto next = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
         link.next(link.instance, "vkEnumerateDeviceExtensionProperties"));
-    if (layer_name != nullptr || !spy::plays_module_identifiers()) return next(physical_device, layer_name, count, properties);
-    return spy::list_with_module_identifier(next, physical_device, count, properties);
+    if (layer_name != nullptr) return next(physical_device, layer_name, count, properties);
+    return spy::list_with_played(next, physical_device, count, properties);
 }
 
-const Hook kModuleIdentifierHooks[] = {
-    {"vkGetShaderModuleIdentifierEXT", reinterpret_cast<PFN_vkVoidFunction>(spy::GetShaderModuleIdentifierEXT)},
-    {"vkGetShaderModuleCreateInfoIdentifierEXT", reinterpret_cast<PFN_vkVoidFunction>(spy::GetShaderModuleCreateInfoIdentifierEXT)}};
+#define SPY_PLAYED(name) Hook{"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(spy::name)}
+const Hook kModuleIdentifierHooks[] = {SPY_PLAYED(GetShaderModuleIdentifierEXT), SPY_PLAYED(GetShaderModuleCreateInfoIdentifierEXT)};
+const Hook kPipelineBinaryHooks[] = {SPY_PLAYED(GetPipelineKeyKHR), SPY_PLAYED(CreatePipelineBinariesKHR),
+                                     SPY_PLAYED(DestroyPipelineBinaryKHR), SPY_PLAYED(GetPipelineBinaryDataKHR),
+                                     SPY_PLAYED(ReleaseCapturedPipelineDataKHR)};
+
+PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
+    for (const Hook& hook : hooks) {
+        if (std::strcmp(hook.name, name) == 0) return hook.function;
+    }
+    return nullptr;
+}
 
 PFN_vkVoidFunction find_device_hook(const char* name) {
-    for (const Hook& hook : kDeviceHooks) {
-        if (std::strcmp(hook.name, name) == 0) return hook.function;
+    if (PFN_vkVoidFunction hook = find_hook(kDeviceHooks, name)) return hook;
+    if (spy::plays(spy::kModuleIdentifiers)) {
+        if (PFN_vkVoidFunction hook = find_hook(kModuleIdentifierHooks, name)) return hook;
     }
-    if (!spy::plays_module_identifiers()) return nullptr;
-    for (const Hook& hook : kModuleIdentifierHooks) {
-        if (std::strcmp(hook.name, name) == 0) return hook.function;
-    }
+    if (spy::plays(spy::kPipelineBinaries)) return find_hook(kPipelineBinaryHooks, name);
     return nullptr;
 }
 

@@ -5,21 +5,10 @@
 // module was created before (its "cache"); any other identifier gets VK_PIPELINE_COMPILE_REQUIRED.
 #pragma once
 
-#include <vector>
-
 #include <vulkan/vulkan_core.h>
 
 namespace spy {
 
-bool plays_module_identifiers();
-
-// The driver's extensions (from `next`), and VK_EXT_shader_module_identifier.
-VkResult list_with_module_identifier(PFN_vkEnumerateDeviceExtensionProperties next, VkPhysicalDevice physical_device,
-                                     uint32_t* count, VkExtensionProperties* properties);
-// The extensions a device enables, without VK_EXT_shader_module_identifier.
-std::vector<const char*> without_module_identifier(const VkDeviceCreateInfo& info);
-
-void note_module(VkShaderModule module, const VkShaderModuleCreateInfo& info);
 void GetShaderModuleIdentifierEXT(VkDevice device, VkShaderModule module, VkShaderModuleIdentifierEXT* identifier);
 void GetShaderModuleCreateInfoIdentifierEXT(VkDevice device, const VkShaderModuleCreateInfo* info,
                                             VkShaderModuleIdentifierEXT* identifier);
