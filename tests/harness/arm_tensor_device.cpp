@@ -92,9 +92,6 @@ TensorDevice::TensorDevice(const TensorDeviceOptions& options) {
         .device_features_next = &vulkan13,
         .device_features = core});
     messenger_ = std::make_unique<ScopedMessenger>(context_->instance, messages);
-    VkCommandPoolCreateInfo pool = vku::InitStructHelper();
-    pool.queueFamilyIndex = context_->queue_family;
-    check(context_->vk.vkCreateCommandPool(context_->device, &pool, nullptr, &pool_), "vkCreateCommandPool");
 }
 
 TensorDevice::~TensorDevice() {
@@ -107,7 +104,6 @@ TensorDevice::~TensorDevice() {
         vk.vkDestroyTensorARM(context_->device, t.tensor, nullptr);
         vk.vkFreeMemory(context_->device, t.memory, nullptr);
     }
-    vk.vkDestroyCommandPool(context_->device, pool_, nullptr);
     messenger_.reset();
 }
 
@@ -174,34 +170,7 @@ bool TensorDevice::canaries_intact(const TestTensor& tensor) {
     return intact(tensor.canary) && intact(tensor.data + tensor.size);
 }
 
-void TensorDevice::run(const std::function<void(VkCommandBuffer)>& record) {
-    const VolkDeviceTable& vk = context_->vk;
-    VkCommandBufferAllocateInfo allocate = vku::InitStructHelper();
-    allocate.commandPool = pool_;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    VkCommandBuffer cb;
-    check(vk.vkAllocateCommandBuffers(context_->device, &allocate, &cb), "vkAllocateCommandBuffers");
-    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
-    check(vk.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
-    record(cb);
-    VkMemoryBarrier2 barrier = vku::InitStructHelper();
-    barrier.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    barrier.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-    barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-    VkDependencyInfo dependency = vku::InitStructHelper();
-    dependency.memoryBarrierCount = 1;
-    dependency.pMemoryBarriers = &barrier;
-    vk.vkCmdPipelineBarrier2(cb, &dependency);
-    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-    VkSubmitInfo submit = vku::InitStructHelper();
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cb;
-    check(vk.vkQueueSubmit(context_->queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
-    check(vk.vkQueueWaitIdle(context_->queue), "vkQueueWaitIdle");
-    vk.vkFreeCommandBuffers(context_->device, pool_, 1, &cb);
-}
+void TensorDevice::run(const std::function<void(VkCommandBuffer)>& record) { context_->run(record); }
 
 }  // namespace vkpolyfill::test
 

@@ -64,7 +64,6 @@ class TensorDevice {
   private:
     std::unique_ptr<Context> context_;
     std::unique_ptr<ScopedMessenger> messenger_;
-    VkCommandPool pool_ = VK_NULL_HANDLE;
     std::vector<TestTensor> tensors_;
     std::vector<VkTensorViewARM> views_;
 };

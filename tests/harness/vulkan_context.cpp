@@ -207,6 +207,30 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
     return p;
 }
 
+void Context::run(const std::function<void(VkCommandBuffer)>& record) {
+    VkCommandBufferAllocateInfo allocate = vku::InitStructHelper();
+    allocate.commandPool = command_pool_;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer cb;
+    check(vk.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vk.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    record(cb);
+    VkMemoryBarrier barrier = vku::InitStructHelper();
+    barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    VkSubmitInfo submit = vku::InitStructHelper();
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    check(vk.vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+    check(vk.vkQueueWaitIdle(queue), "vkQueueWaitIdle");
+    vk.vkFreeCommandBuffers(device, command_pool_, 1, &cb);
+}
+
 void Context::dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
                        std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
     VkDescriptorSetAllocateInfo set_alloc = vku::InitStructHelper();
@@ -230,34 +254,15 @@ void Context::dispatch(const ComputePipeline& pipeline, std::span<const Buffer* 
     }
     vk.vkUpdateDescriptorSets(device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
 
-    VkCommandBufferAllocateInfo cb_alloc = vku::InitStructHelper();
-    cb_alloc.commandPool = command_pool_;
-    cb_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cb_alloc.commandBufferCount = 1;
-    VkCommandBuffer cb;
-    check(vk.vkAllocateCommandBuffers(device, &cb_alloc, &cb), "vkAllocateCommandBuffers");
-    VkCommandBufferBeginInfo begin = vku::InitStructHelper();
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vk.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
-    vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
-    vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
-    if (!push_constants.empty()) {
-        vk.vkCmdPushConstants(cb, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                              static_cast<uint32_t>(push_constants.size()), push_constants.data());
-    }
-    vk.vkCmdDispatch(cb, groups_x, groups_y, groups_z);
-    VkMemoryBarrier barrier = vku::InitStructHelper();
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                            nullptr, 0, nullptr);
-    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-    VkSubmitInfo submit = vku::InitStructHelper();
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cb;
-    check(vk.vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
-    check(vk.vkQueueWaitIdle(queue), "vkQueueWaitIdle");
-    vk.vkFreeCommandBuffers(device, command_pool_, 1, &cb);
+    run([&](VkCommandBuffer cb) {
+        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
+        vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);
+        if (!push_constants.empty()) {
+            vk.vkCmdPushConstants(cb, pipeline.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_constants.size()),
+                                  push_constants.data());
+        }
+        vk.vkCmdDispatch(cb, groups_x, groups_y, groups_z);
+    });
     check(vk.vkFreeDescriptorSets(device, descriptor_pool_, 1, &set), "vkFreeDescriptorSets");
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -88,6 +89,9 @@ class Context {
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,
                                             const VkSpecializationInfo* specialization = nullptr);
+    // Records with `record` into a fresh command buffer (then a barrier making every write visible to
+    // the host), submits it and waits.
+    void run(const std::function<void(VkCommandBuffer)>& record);
     // Binds the buffers in order, pushes the constants, dispatches and waits.
     void dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
                   std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y = 1,
