@@ -55,6 +55,7 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(GetShaderModuleIdentifierEXT, GetShaderModuleIdentifierEXT),
     VKPOLYFILL_HOOK(GetShaderModuleCreateInfoIdentifierEXT, GetShaderModuleCreateInfoIdentifierEXT),
     VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
+    VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
     VKPOLYFILL_HOOK(GetPipelineKeyKHR, GetPipelineKeyKHR),
     VKPOLYFILL_HOOK(CreatePipelineBinariesKHR, CreatePipelineBinariesKHR),
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
@@ -67,7 +68,6 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(DestroyImageView, DestroyImageView),
     VKPOLYFILL_HOOK(CreatePipelineLayout, CreatePipelineLayout),
     VKPOLYFILL_HOOK(DestroyPipelineLayout, DestroyPipelineLayout),
-    VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
     VKPOLYFILL_HOOK(DestroyPipeline, DestroyPipeline),
     VKPOLYFILL_HOOK(DestroyShaderEXT, DestroyShaderEXT),
     VKPOLYFILL_HOOK(GetShaderBinaryDataEXT, GetShaderBinaryDataEXT),
@@ -103,10 +103,8 @@ const Hook kTensorCommands[] = {
     VKPOLYFILL_HOOK(GetTensorOpaqueCaptureDescriptorDataARM, GetTensorOpaqueCaptureDescriptorDataARM),
     VKPOLYFILL_HOOK(GetTensorViewOpaqueCaptureDescriptorDataARM, GetTensorViewOpaqueCaptureDescriptorDataARM),
 };
-// and the device's commands it wraps (graphics pipelines, whose stages may read tensors; descriptors,
-// barriers, what tensor copies restore).
+// and the device's commands it wraps (descriptors, barriers, what tensor copies restore).
 const Hook kTensorHooks[] = {
-    VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
     VKPOLYFILL_HOOK(AllocateMemory, AllocateMemory),
     VKPOLYFILL_HOOK(SetDebugUtilsObjectNameEXT, TensorSetDebugUtilsObjectNameEXT),
     VKPOLYFILL_HOOK(SetDebugUtilsObjectTagEXT, TensorSetDebugUtilsObjectTagEXT),

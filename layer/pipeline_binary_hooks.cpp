@@ -35,7 +35,7 @@ VkResult as_created(const DeviceData& data, const VkPipelineCreateInfoKHR& info,
             if (copy) lowered.pNext = copy->ptr();
             return down(lowered);
         }
-        if (pipeline->sType == VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO && lowers_graphics_pipelines(data)) {
+        if (pipeline->sType == VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO) {
             PreparedGraphicsPipeline prepared;
             const auto& graphics = *reinterpret_cast<const VkGraphicsPipelineCreateInfo*>(pipeline);
             if (const VkResult result = prepare_graphics_pipeline(data, graphics, 0, prepared, temporaries); result != VK_SUCCESS) {

@@ -28,7 +28,4 @@ struct PreparedGraphicsPipeline {
 VkResult prepare_graphics_pipeline(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index,
                                    PreparedGraphicsPipeline& prepared, TemporaryModules& temporaries);
 
-// Graphics pipelines are lowered only where tile images or tensors are emulated (entry.cpp's tables).
-inline bool lowers_graphics_pipelines(const DeviceData& data) { return data.tile_image || data.tensors; }
-
 }  // namespace vkpolyfill

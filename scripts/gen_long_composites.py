@@ -5,7 +5,7 @@
 
 tests/long_composites/CMakeLists.txt runs it at build time and assembles the output with spirv-as.
 Every instruction longer than W words (65,535 by default, SPIR-V's limit) is continued by its
-*ContinuedINTEL instruction, the way compilers emit them. Each module is a compute shader; what it
+*ContinuedINTEL instruction, the way compilers emit them. Each module but `fragment` is a compute shader; what it
 computes is stated by its function below, and the tests (tests/lowering/test_long_composites_*.cpp,
 tests/vulkan/test_long_composites.cpp, tests/bench/long_composites_bench.cpp) check it against the
 same formulas.
@@ -25,6 +25,7 @@ Kinds:
              read at the sample indexes
   fits       a struct type, a constant, a specialization constant and a construct, each spread over
              continuations although it would fit one instruction (use a small --max-words)
+  fragment   a fragment shader whose color output is four elements of an N-element float constant table
 
 Lavapipe turns a Private or Function array into per-invocation memory written element by element
 (a few thousand elements already take a minute to compile), so the modules meant to run there read
@@ -106,12 +107,21 @@ class Module:
         self.interface.append(f"%{name}")
 
     def text(self, local_size=64):
+        """A compute shader; the body has %x, the invocation's global index."""
         entry = " ".join(["OpEntryPoint GLCompute %main \"main\" %gid"] + self.interface)
-        return "\n".join(self.head + [entry, f"OpExecutionMode %main LocalSize {local_size} 1 1"] + self.names +
-                         ["OpDecorate %gid BuiltIn GlobalInvocationId"] + self.annotations + COMMON_TYPES +
-                         self.types + ["%main = OpFunction %void None %fn", "%entry = OpLabel",
-                                       "%gid3 = OpLoad %v3uint %gid", "%x = OpCompositeExtract %uint %gid3 0"] +
-                         self.body + ["OpReturn", "OpFunctionEnd"]) + "\n"
+        return self.assemble([entry, f"OpExecutionMode %main LocalSize {local_size} 1 1"],
+                             ["OpDecorate %gid BuiltIn GlobalInvocationId"], COMMON_TYPES,
+                             ["%gid3 = OpLoad %v3uint %gid", "%x = OpCompositeExtract %uint %gid3 0"], [])
+
+    def fragment_text(self):
+        """A fragment shader writing the body's %rgba to its color output at location 0."""
+        return self.assemble(["OpEntryPoint Fragment %main \"main\" %color", "OpExecutionMode %main OriginUpperLeft"],
+                             ["OpDecorate %color Location 0"], FRAGMENT_TYPES, [], ["OpStore %color %rgba"])
+
+    def assemble(self, entry, decorations, common_types, prologue, epilogue):
+        return "\n".join(self.head + entry + self.names + decorations + self.annotations + common_types + self.types +
+                         ["%main = OpFunction %void None %fn", "%entry = OpLabel"] + prologue + self.body + epilogue +
+                         ["OpReturn", "OpFunctionEnd"]) + "\n"
 
 
 COMMON_TYPES = [
@@ -121,6 +131,13 @@ COMMON_TYPES = [
     "%int_0 = OpConstant %int 0", "%int_1 = OpConstant %int 1", "%uint_arr = OpTypeRuntimeArray %uint",
     "%float_arr = OpTypeRuntimeArray %float", "%ptr_sb_uint = OpTypePointer StorageBuffer %uint",
     "%ptr_sb_float = OpTypePointer StorageBuffer %float",
+]
+
+
+FRAGMENT_TYPES = [
+    "%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0", "%float = OpTypeFloat 32",
+    "%v4float = OpTypeVector %float 4", "%ptr_out_v4float = OpTypePointer Output %v4float",
+    "%color = OpVariable %ptr_out_v4float Output",
 ]
 
 
@@ -314,9 +331,26 @@ def gen_fits(m, broken):
                "%qp = OpAccessChain %ptr_sb_Four %results %int_3", "OpStore %qp %four"]
 
 
+def fragment_samples(size):
+    """The table elements the fragment shader writes as its color's four components: both ends, the
+    first one in a continuation, the middle."""
+    return [0, min(SPIRV_MAX_WORDS - 3, size - 1), size // 2, size - 1]
+
+
+def gen_fragment(m, size):
+    """A fragment shader whose color is the float table's elements at fragment_samples(size)
+    (OpCompositeExtract of the constant, at every pixel)."""
+    ids, constants = table_values(size)
+    m.types += [f"%n = OpConstant %uint {size}", "%Table = OpTypeArray %float %n"] + constants
+    m.long(m.types, "%table = OpConstantComposite %Table", "OpConstantCompositeContinuedINTEL", ids, 3)
+    for c, sample in enumerate(fragment_samples(size)):
+        m.body.append(f"%c{c} = OpCompositeExtract %float %table {sample}")
+    m.body.append("%rgba = OpCompositeConstruct %v4float %c0 %c1 %c2 %c3")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["struct", "table", "table-buffer", "construct", "spec", "fits"])
+    parser.add_argument("kind", choices=["struct", "table", "table-buffer", "construct", "spec", "fits", "fragment"])
     parser.add_argument("--size", type=int, default=70000, help="members or elements (not for fits)")
     parser.add_argument("--runtime-array", action="store_true", help="struct: end the struct with a runtime array")
     parser.add_argument("--broken", choices=["order", "count"], help="fits: a malformed continuation")
@@ -344,11 +378,13 @@ def main():
     elif args.kind == "spec":
         gen_spec(m, args.size)
         local_size = 1
+    elif args.kind == "fragment":
+        gen_fragment(m, args.size)
     else:
         gen_fits(m, args.broken)
         local_size = 1
     with open(args.output, "w") as out:
-        out.write(m.text(local_size))
+        out.write(m.fragment_text() if args.kind == "fragment" else m.text(local_size))
 
 
 if __name__ == "__main__":

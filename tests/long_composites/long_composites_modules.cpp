@@ -39,6 +39,11 @@ std::vector<uint32_t> samples(uint32_t size) {
     return inside;
 }
 
+std::array<uint32_t, 4> fragment_samples(uint32_t size) {
+    constexpr uint32_t kFirstContinued = 65535 - 3;  // a constant composite's head holds 65,532 constituents
+    return {0, std::min(kFirstContinued, size - 1), size / 2, size - 1};
+}
+
 uint32_t spec_element(uint32_t i, const std::array<uint32_t, 3>& spec_values) {
     if (i % 4 != 0) return 1000 + i % 1000;
     const uint32_t which = (i / 4) % 4;

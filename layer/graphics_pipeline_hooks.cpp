@@ -1,6 +1,7 @@
 // vkCreateGraphicsPipelines on devices that lower shaders. Stages whose code uses an emulated
-// capability (tile images, tensors) are lowered (fragment shaders for the pipeline's sample count) and
-// reach the driver as temporary modules, on a deep copy of their create info. On devices emulating
+// capability (tile images, tensors, long composites) are lowered (fragment shaders for the pipeline's
+// sample count) and reach the driver as temporary modules, on a deep copy of their create info; the
+// driver never sees a kept module's placeholder, which is a compute shader. On devices emulating
 // tile images, a fragment shader that reads them also gets: the layer's pipeline layout (the application's sets, then the layer's input
 // attachments), rasterization-order access for the aspects it reads coherently, and, when the
 // pipeline remaps color locations, input attachment indices that follow them. What the emulation
