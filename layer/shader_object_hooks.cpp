@@ -1,8 +1,8 @@
-// vkCreateShadersEXT (VK_EXT_shader_object): compute shaders whose SPIR-V uses an emulated capability
-// are lowered and reach the driver as lowered code, pinned to the subgroup size it was lowered for;
-// fragment shaders reading emulated tile images as tile_image_shader_objects.h says (then no shader
-// of the call is linked: a twin stands in for one of them when drawn); other stages using an
-// emulated capability fail with a message. On a device emulating tile images every graphics shader
+// vkCreateShadersEXT (VK_EXT_shader_object): shaders whose SPIR-V uses an emulated capability are
+// lowered and reach the driver as lowered code, compute shaders pinned to the subgroup size it was
+// lowered for; fragment shaders reading emulated tile images as tile_image_shader_objects.h says
+// (then no shader of the call is linked: a twin stands in for one of them when drawn). On a device
+// emulating tile images every graphics shader
 // lists the layer's set layouts, as the fragment shaders reading them do.
 // Shaders of one call may be linked to each other, so a failure to lower any of them fails the
 // whole call before the driver sees it: every pShaders entry is VK_NULL_HANDLE.
@@ -12,7 +12,6 @@
 #include <vector>
 
 #include <vulkan/utility/vk_struct_helper.hpp>
-#include <vulkan/vk_enum_string_helper.h>
 
 #include "device_data.h"
 #include "hooks.h"
@@ -31,13 +30,19 @@ bool shader_needs_lowering(const DeviceShaders& shaders, const VkShaderCreateInf
     return info.codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT && shaders.needs_lowering(spirv_words(info));
 }
 
-VkResult unsupported_graphics_shader(const DeviceData& data, const VkShaderCreateInfoEXT& info, size_t index) {
-    data.instance->logger.log(
-        LogLevel::Error, "vkpolyfill-lowering",
-        std::format("the {} shader of pCreateInfos[{}]: error: a graphics shader object using an emulated extension is not supported "
-                    "(only fragment shaders reading tile images are): use a graphics pipeline",
-                    string_VkShaderStageFlagBits(info.stage), index));
-    return VK_ERROR_UNKNOWN;
+// How messages name a shader object's stage ("the vertex shader of pCreateInfos[0]").
+const char* stage_noun(VkShaderStageFlagBits stage) {
+    switch (stage) {
+        case VK_SHADER_STAGE_COMPUTE_BIT: return "compute";
+        case VK_SHADER_STAGE_VERTEX_BIT: return "vertex";
+        case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return "tessellation control";
+        case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return "tessellation evaluation";
+        case VK_SHADER_STAGE_GEOMETRY_BIT: return "geometry";
+        case VK_SHADER_STAGE_FRAGMENT_BIT: return "fragment";
+        case VK_SHADER_STAGE_TASK_BIT_EXT: return "task";
+        case VK_SHADER_STAGE_MESH_BIT_EXT: return "mesh";
+        default: return "unknown-stage";
+    }
 }
 
 // The application's create infos, copied shallowly and rewritten where lowered, and what those point to.
@@ -91,9 +96,10 @@ VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
             if (*result != VK_SUCCESS) return *result;
             continue;
         }
-        if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) return unsupported_graphics_shader(data, info, i);
-        const StageCode code{capture(spirv_words(info)), std::format("the compute shader of pCreateInfos[{}]", i), {}};
-        const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.pNext);
+        // Graphics stages as in a graphics pipeline: at the device's subgroup size, nothing pinned.
+        const bool compute = info.stage == VK_SHADER_STAGE_COMPUTE_BIT;
+        const StageCode code{capture(spirv_words(info)), std::format("the {} shader of pCreateInfos[{}]", stage_noun(info.stage), i), {}};
+        const StageSubgroups subgroups = compute ? stage_subgroups(shaders.subgroup, info.pNext) : StageSubgroups{shaders.subgroup.size, false};
         LoweredStage stage = lower_stage(data, code, {info.pName, info.pSpecializationInfo, subgroups.size});
         if (stage.result != VK_SUCCESS) return stage.result;
         info.pCode = stage.words->data();
@@ -105,7 +111,7 @@ VkResult lower_shaders(const DeviceData& data, LoweredShaders& lowered) {
             info.pNext = &required;
             info.flags &= ~VK_SHADER_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT_EXT;  // one of the sizes it allowed
         }
-        if (can_require_full_subgroups(shaders.subgroup, *stage.words, info.pName, subgroups.size)) {
+        if (compute && can_require_full_subgroups(shaders.subgroup, *stage.words, info.pName, subgroups.size)) {
             info.flags |= VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
         }
         lowered.words[i] = std::move(stage.words);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <format>
+#include <string>
 
 #include "debug_messages.h"
 #include "long_composites_modules.h"
@@ -210,28 +212,61 @@ TEST(LongComposites, AMalformedContinuationFailsThePipelineWithAMessage) {
     vkDestroyDebugUtilsMessengerEXT(context.instance, messenger, nullptr);
 }
 
-// A fragment shader of the extension in a graphics pipeline, on a device that emulates nothing else
-// (no tile images, no tensors): its color is four elements of a 70,000-element constant table, one of
-// them in a continuation, at every pixel.
-TEST(LongComposites, AFragmentShaderReadsItsConstantTableInAGraphicsPipeline) {
-    constexpr uint32_t n = modules::kFragmentElements, kSize = 4;
-    Context context({});
+// Draws with `fragment` (of the generated "fragment" module, or code lowered from it) through a
+// graphics pipeline; "" when every pixel's color is the four table elements the module reads, else the
+// first that is not.
+std::string fragment_mismatch(Context& context, std::span<const uint32_t> fragment) {
+    constexpr uint32_t kSize = 4;
     VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
     VkPipelineLayout layout;
     check(context.vk.vkCreatePipelineLayout(context.device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
     const std::vector<uint32_t> vertex = read_shader("tests/tensors/fullscreen.vert");
-    const std::vector<uint32_t> fragment = modules::read_module("fragment");
     const std::vector<std::byte> texels = draw_triangle(
         context, {.vertex = vertex, .fragment = fragment, .layout = layout, .format = VK_FORMAT_R32G32B32A32_SFLOAT, .texel_bytes = 16, .size = kSize});
     context.vk.vkDestroyPipelineLayout(context.device, layout, nullptr);
     std::vector<float> colors(texels.size() / sizeof(float));
     std::memcpy(colors.data(), texels.data(), texels.size());
-    const std::array<uint32_t, 4> samples = modules::fragment_samples(n);
+    const std::array<uint32_t, 4> samples = modules::fragment_samples(modules::kFragmentElements);
     for (uint32_t pixel = 0; pixel < kSize * kSize; ++pixel) {
         for (uint32_t c = 0; c < 4; ++c) {
-            ASSERT_EQ(colors[pixel * 4 + c], modules::table_value(samples[c])) << "pixel " << pixel << " component " << c;
+            if (colors[pixel * 4 + c] != modules::table_value(samples[c])) {
+                return std::format("pixel {} component {}: {} where the table has {}", pixel, c, colors[pixel * 4 + c],
+                                   modules::table_value(samples[c]));
+            }
         }
     }
+    return "";
+}
+
+// A fragment shader of the extension in a graphics pipeline, on a device that emulates nothing else
+// (no tile images, no tensors): its color is four elements of a 70,000-element constant table, one of
+// them in a continuation, at every pixel.
+TEST(LongComposites, AFragmentShaderReadsItsConstantTableInAGraphicsPipeline) {
+    Context context({});
+    EXPECT_EQ(fragment_mismatch(context, modules::read_module("fragment")), "");
+}
+
+// The same fragment shader as a shader object (VK_EXT_shader_object): the driver gets valid code
+// without the extension, which draws the same colors in a pipeline of a device without the layer.
+TEST(LongComposites, AFragmentShaderObjectIsLowered) {
+    TempDir spy;
+    ScopedEnv spy_env("VKPOLYFILL_SPY_DIR", spy.path().c_str());
+    VkPhysicalDeviceShaderObjectFeaturesEXT shader_object = vku::InitStructHelper();
+    shader_object.shaderObject = VK_TRUE;
+    Context context({.spy = true, .device_extensions = {VK_EXT_SHADER_OBJECT_EXTENSION_NAME}, .device_features_next = &shader_object});
+    const std::vector<uint32_t> fragment = modules::read_module("fragment");
+    const VkShaderCreateInfoEXT info = spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, fragment);
+    VkShaderEXT shader = VK_NULL_HANDLE;
+    ASSERT_EQ(context.vk.vkCreateShadersEXT(context.device, 1, &info, nullptr, &shader), VK_SUCCESS);
+    context.vk.vkDestroyShaderEXT(context.device, shader, nullptr);
+
+    const auto reached = spy.files_ending_with("-shader.spv");
+    ASSERT_EQ(reached.size(), 1u);
+    const std::vector<uint32_t> lowered = read_words(reached[0]);
+    EXPECT_FALSE(declares_long_composites(lowered));
+    EXPECT_EQ(lowering::validate(lowered, VK_API_VERSION_1_3), "");
+    Context without_layer({.layer = false});
+    EXPECT_EQ(fragment_mismatch(without_layer, lowered), "");
 }
 
 // The price of lowering on every device: shader and pipeline creation are the layer's even where the
