@@ -56,6 +56,7 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(GetShaderModuleCreateInfoIdentifierEXT, GetShaderModuleCreateInfoIdentifierEXT),
     VKPOLYFILL_HOOK(CreateComputePipelines, CreateComputePipelines),
     VKPOLYFILL_HOOK(CreateGraphicsPipelines, CreateGraphicsPipelines),
+    VKPOLYFILL_HOOK(CreateRayTracingPipelinesKHR, CreateRayTracingPipelinesKHR),
     VKPOLYFILL_HOOK(GetPipelineKeyKHR, GetPipelineKeyKHR),
     VKPOLYFILL_HOOK(CreatePipelineBinariesKHR, CreatePipelineBinariesKHR),
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),

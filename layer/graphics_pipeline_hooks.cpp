@@ -143,10 +143,9 @@ VkResult prepare_graphics_pipeline(const DeviceData& data, const VkGraphicsPipel
         }
         const LoweredStage lowered = lower_stage(data, code, request);
         if (lowered.result != VK_SUCCESS) return lowered.result;
-        VkShaderModule module = VK_NULL_HANDLE;
-        if (const VkResult result = temporaries.create(*lowered.words, module); result != VK_SUCCESS) return result;
-        prepared.copy->pStages[s].module = module;
-        vku::RemoveFromPnext(prepared.copy->pStages[s], VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+        if (const VkResult result = use_lowered_code(*lowered.words, prepared.copy->pStages[s], temporaries); result != VK_SUCCESS) {
+            return result;
+        }
     }
     return VK_SUCCESS;
 }

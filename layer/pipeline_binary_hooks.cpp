@@ -3,7 +3,8 @@
 // shares, key them all alike, and an application's key-addressed store would hand one pipeline's
 // binary to another. vkGetPipelineKeyKHR and vkCreatePipelineBinariesKHR's internal-cache lookup
 // (pPipelineCreateInfo) therefore get the create info as vkCreate*Pipelines passes it down: lowered
-// modules, pinned subgroup size, the layer's pipeline layout. Binaries from a pipeline or from data
+// modules, pinned subgroup size, the layer's pipeline layout (compute, graphics and ray-tracing
+// pipelines alike). Binaries from a pipeline or from data
 // need nothing: the driver made them from what it compiled. Pipelines created from binaries are
 // prepared as always (the driver ignores their modules, but not the rest the layer rewrites).
 #include <optional>
@@ -24,27 +25,35 @@ VkResult as_created(const DeviceData& data, const VkPipelineCreateInfoKHR& info,
     if (!data.shaders || pipeline == nullptr) return down(info);
     try {
         TemporaryModules temporaries(data);
-        VkPipelineCreateInfoKHR lowered = info;
-        if (pipeline->sType == VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO) {
-            std::optional<vku::safe_VkComputePipelineCreateInfo> copy;
-            std::string name;
-            const auto& compute = *reinterpret_cast<const VkComputePipelineCreateInfo*>(pipeline);
-            if (const VkResult result = prepare_compute_pipeline(data, compute, 0, copy, name, temporaries); result != VK_SUCCESS) {
-                return result;
-            }
-            if (copy) lowered.pNext = copy->ptr();
+        // `down` with the pipeline create info rewritten where preparing it copied it.
+        const auto down_with = [&](const void* copy) {
+            VkPipelineCreateInfoKHR lowered = info;
+            if (copy != nullptr) lowered.pNext = const_cast<void*>(copy);
             return down(lowered);
-        }
-        if (pipeline->sType == VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO) {
-            PreparedGraphicsPipeline prepared;
-            const auto& graphics = *reinterpret_cast<const VkGraphicsPipelineCreateInfo*>(pipeline);
-            if (const VkResult result = prepare_graphics_pipeline(data, graphics, 0, prepared, temporaries); result != VK_SUCCESS) {
-                return result;
+        };
+        switch (pipeline->sType) {
+            case VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO: {
+                std::optional<vku::safe_VkComputePipelineCreateInfo> copy;
+                std::string name;
+                const auto& compute = *reinterpret_cast<const VkComputePipelineCreateInfo*>(pipeline);
+                const VkResult result = prepare_compute_pipeline(data, compute, 0, copy, name, temporaries);
+                return result != VK_SUCCESS ? result : down_with(copy ? copy->ptr() : nullptr);
             }
-            if (prepared.copy) lowered.pNext = prepared.copy->ptr();
-            return down(lowered);
+            case VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO: {
+                PreparedGraphicsPipeline prepared;
+                const auto& graphics = *reinterpret_cast<const VkGraphicsPipelineCreateInfo*>(pipeline);
+                const VkResult result = prepare_graphics_pipeline(data, graphics, 0, prepared, temporaries);
+                return result != VK_SUCCESS ? result : down_with(prepared.copy ? prepared.copy->ptr() : nullptr);
+            }
+            case VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR: {
+                std::optional<vku::safe_VkRayTracingPipelineCreateInfoKHR> copy;
+                const auto& ray_tracing = *reinterpret_cast<const VkRayTracingPipelineCreateInfoKHR*>(pipeline);
+                const VkResult result = prepare_ray_tracing_pipeline(data, ray_tracing, 0, copy, temporaries);
+                return result != VK_SUCCESS ? result : down_with(copy ? copy->ptr() : nullptr);
+            }
+            default:
+                return down(info);
         }
-        return down(info);  // ray tracing: not intercepted (README)
     } catch (...) {
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     }

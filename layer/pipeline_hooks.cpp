@@ -33,13 +33,9 @@ VkResult prepare_compute_pipeline(const DeviceData& data, const VkComputePipelin
     const StageSubgroups subgroups = stage_subgroups(shaders.subgroup, info.stage.pNext);
     const LoweredStage lowered = lower_stage(data, code, {info.stage.pName, info.stage.pSpecializationInfo, subgroups.size});
     if (lowered.result != VK_SUCCESS) return lowered.result;
-    VkShaderModule module = VK_NULL_HANDLE;
-    if (const VkResult result = temporaries.create(*lowered.words, module); result != VK_SUCCESS) return result;
-
     copy.emplace(&info);
     vku::safe_VkPipelineShaderStageCreateInfo& stage = copy->stage;
-    stage.module = module;
-    vku::RemoveFromPnext(stage, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    if (const VkResult result = use_lowered_code(*lowered.words, stage, temporaries); result != VK_SUCCESS) return result;
     if (subgroups.add_required_size) {
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required = vku::InitStructHelper();
         required.requiredSubgroupSize = subgroups.size;

@@ -28,4 +28,7 @@ struct PreparedGraphicsPipeline {
 VkResult prepare_graphics_pipeline(const DeviceData& data, const VkGraphicsPipelineCreateInfo& info, uint32_t index,
                                    PreparedGraphicsPipeline& prepared, TemporaryModules& temporaries);
 
+VkResult prepare_ray_tracing_pipeline(const DeviceData& data, const VkRayTracingPipelineCreateInfoKHR& info, uint32_t index,
+                                      std::optional<vku::safe_VkRayTracingPipelineCreateInfoKHR>& copy, TemporaryModules& temporaries);
+
 }  // namespace vkpolyfill

@@ -2,6 +2,7 @@
 
 #include <format>
 
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 namespace vkpolyfill {
@@ -49,6 +50,15 @@ VkResult TemporaryModules::create(std::span<const uint32_t> words, VkShaderModul
     const VkResult result = data_.next.CreateShaderModule(data_.device, &info, nullptr, &module);
     if (result == VK_SUCCESS) modules_.push_back(module);
     return result;
+}
+
+VkResult use_lowered_code(std::span<const uint32_t> words, vku::safe_VkPipelineShaderStageCreateInfo& stage,
+                          TemporaryModules& temporaries) {
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (const VkResult result = temporaries.create(words, module); result != VK_SUCCESS) return result;
+    stage.module = module;
+    vku::RemoveFromPnext(stage, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    return VK_SUCCESS;
 }
 
 }  // namespace vkpolyfill

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include <vulkan/utility/vk_safe_struct.hpp>
+
 #include "device_data.h"
 #include "shader_stage_lowering.h"
 
@@ -29,5 +31,10 @@ class TemporaryModules {
     const DeviceData& data_;
     std::vector<VkShaderModule> modules_;
 };
+
+// Puts `words` (a stage's lowered code) in `stage`, a deep copy of the application's stage: a
+// temporary module in place of its module or inline code.
+VkResult use_lowered_code(std::span<const uint32_t> words, vku::safe_VkPipelineShaderStageCreateInfo& stage,
+                          TemporaryModules& temporaries);
 
 }  // namespace vkpolyfill

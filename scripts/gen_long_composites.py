@@ -5,7 +5,7 @@
 
 tests/long_composites/CMakeLists.txt runs it at build time and assembles the output with spirv-as.
 Every instruction longer than W words (65,535 by default, SPIR-V's limit) is continued by its
-*ContinuedINTEL instruction, the way compilers emit them. Each module but `fragment` is a compute shader; what it
+*ContinuedINTEL instruction, the way compilers emit them. Each module but `fragment` and `ray-generation` is a compute shader; what it
 computes is stated by its function below, and the tests (tests/lowering/test_long_composites_*.cpp,
 tests/vulkan/test_long_composites.cpp, tests/bench/long_composites_bench.cpp) check it against the
 same formulas.
@@ -26,6 +26,7 @@ Kinds:
   fits       a struct type, a constant, a specialization constant and a construct, each spread over
              continuations although it would fit one instruction (use a small --max-words)
   fragment   a fragment shader whose color output is four elements of an N-element float constant table
+  ray-generation  a ray generation shader writing the same four elements to a storage buffer per launch
 
 Lavapipe turns a Private or Function array into per-invocation memory written element by element
 (a few thousand elements already take a minute to compile), so the modules meant to run there read
@@ -118,6 +119,12 @@ class Module:
         return self.assemble(["OpEntryPoint Fragment %main \"main\" %color", "OpExecutionMode %main OriginUpperLeft"],
                              ["OpDecorate %color Location 0"], FRAGMENT_TYPES, [], ["OpStore %color %rgba"])
 
+    def ray_generation_text(self):
+        """A ray generation shader; the body has %x, the launch's x."""
+        entry = " ".join(["OpEntryPoint RayGenerationKHR %main \"main\" %launch"] + self.interface)
+        return self.assemble([entry], ["OpDecorate %launch BuiltIn LaunchIdKHR"], RAY_GENERATION_TYPES,
+                             ["%launch3 = OpLoad %v3uint %launch", "%x = OpCompositeExtract %uint %launch3 0"], [])
+
     def assemble(self, entry, decorations, common_types, prologue, epilogue):
         return "\n".join(self.head + entry + self.names + decorations + self.annotations + common_types + self.types +
                          ["%main = OpFunction %void None %fn", "%entry = OpLabel"] + prologue + self.body + epilogue +
@@ -138,6 +145,14 @@ FRAGMENT_TYPES = [
     "%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0", "%float = OpTypeFloat 32",
     "%v4float = OpTypeVector %float 4", "%ptr_out_v4float = OpTypePointer Output %v4float",
     "%color = OpVariable %ptr_out_v4float Output",
+]
+
+
+RAY_GENERATION_TYPES = [
+    "%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0", "%int = OpTypeInt 32 1",
+    "%float = OpTypeFloat 32", "%v3uint = OpTypeVector %uint 3", "%ptr_in_v3uint = OpTypePointer Input %v3uint",
+    "%launch = OpVariable %ptr_in_v3uint Input", "%int_0 = OpConstant %int 0", "%uint_4 = OpConstant %uint 4",
+    "%float_arr = OpTypeRuntimeArray %float", "%ptr_sb_float = OpTypePointer StorageBuffer %float",
 ]
 
 
@@ -348,9 +363,24 @@ def gen_fragment(m, size):
     m.body.append("%rgba = OpCompositeConstruct %v4float %c0 %c1 %c2 %c3")
 
 
+def gen_ray_generation(m, size):
+    """results[4x + c] = the float table's element fragment_samples(size)[c] (OpCompositeExtract of the
+    constant), for every launch x."""
+    m.buffer("results", 0, ["%float_arr"], "Results", [0], {"float_arr": 4})
+    ids, constants = table_values(size)
+    m.types += [f"%n = OpConstant %uint {size}", "%Table = OpTypeArray %float %n"] + constants
+    m.long(m.types, "%table = OpConstantComposite %Table", "OpConstantCompositeContinuedINTEL", ids, 3)
+    m.body.append("%base = OpIMul %uint %x %uint_4")
+    for c, sample in enumerate(fragment_samples(size)):
+        m.types.append(f"%slot{c} = OpConstant %uint {c}")
+        m.body += [f"%e{c} = OpCompositeExtract %float %table {sample}", f"%at{c} = OpIAdd %uint %base %slot{c}",
+                   f"%p{c} = OpAccessChain %ptr_sb_float %results %int_0 %at{c}", f"OpStore %p{c} %e{c}"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["struct", "table", "table-buffer", "construct", "spec", "fits", "fragment"])
+    parser.add_argument("kind", choices=["struct", "table", "table-buffer", "construct", "spec", "fits", "fragment",
+                                         "ray-generation"])
     parser.add_argument("--size", type=int, default=70000, help="members or elements (not for fits)")
     parser.add_argument("--runtime-array", action="store_true", help="struct: end the struct with a runtime array")
     parser.add_argument("--broken", choices=["order", "count"], help="fits: a malformed continuation")
@@ -380,11 +410,20 @@ def main():
         local_size = 1
     elif args.kind == "fragment":
         gen_fragment(m, args.size)
+    elif args.kind == "ray-generation":
+        m.head.insert(1, "OpCapability RayTracingKHR")
+        m.head.insert(-1, 'OpExtension "SPV_KHR_ray_tracing"')
+        gen_ray_generation(m, args.size)
     else:
         gen_fits(m, args.broken)
         local_size = 1
     with open(args.output, "w") as out:
-        out.write(m.fragment_text() if args.kind == "fragment" else m.text(local_size))
+        if args.kind == "fragment":
+            out.write(m.fragment_text())
+        elif args.kind == "ray-generation":
+            out.write(m.ray_generation_text())
+        else:
+            out.write(m.text(local_size))
 
 
 if __name__ == "__main__":

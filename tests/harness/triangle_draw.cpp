@@ -7,15 +7,6 @@
 namespace vkpolyfill::test {
 namespace {
 
-VkShaderModule create_module(Context& c, std::span<const uint32_t> code) {
-    VkShaderModuleCreateInfo info = vku::InitStructHelper();
-    info.codeSize = code.size_bytes();
-    info.pCode = code.data();
-    VkShaderModule module;
-    check(c.vk.vkCreateShaderModule(c.device, &info, nullptr, &module), "vkCreateShaderModule");
-    return module;
-}
-
 VkPipeline create_pipeline(Context& c, const TriangleDraw& draw, const VkShaderModule (&modules)[2]) {
     VkPipelineShaderStageCreateInfo stages[2];
     for (int s = 0; s < 2; ++s) {
@@ -65,7 +56,7 @@ VkPipeline create_pipeline(Context& c, const TriangleDraw& draw, const VkShaderM
 }  // namespace
 
 std::vector<std::byte> draw_triangle(Context& c, const TriangleDraw& draw) {
-    const VkShaderModule modules[2] = {create_module(c, draw.vertex), create_module(c, draw.fragment)};
+    const VkShaderModule modules[2] = {c.create_module(draw.vertex), c.create_module(draw.fragment)};
     const VkPipeline pipeline = create_pipeline(c, draw, modules);
 
     VkImageCreateInfo image_info = vku::InitStructHelper();

@@ -176,10 +176,7 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
                                                  uint32_t push_constant_bytes, const VkSpecializationInfo* specialization) {
     ComputePipeline p;
     p.storage_buffers = storage_buffers;
-    VkShaderModuleCreateInfo module_info = vku::InitStructHelper();
-    module_info.codeSize = spirv.size_bytes();
-    module_info.pCode = spirv.data();
-    check(vk.vkCreateShaderModule(device, &module_info, nullptr, &p.module), "vkCreateShaderModule");
+    p.module = create_module(spirv);
 
     std::vector<VkDescriptorSetLayoutBinding> bindings(storage_buffers);
     for (uint32_t i = 0; i < storage_buffers; ++i) {
@@ -231,12 +228,20 @@ void Context::run(const std::function<void(VkCommandBuffer)>& record) {
     vk.vkFreeCommandBuffers(device, command_pool_, 1, &cb);
 }
 
-void Context::dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
-                       std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
+VkShaderModule Context::create_module(std::span<const uint32_t> spirv) {
+    VkShaderModuleCreateInfo info = vku::InitStructHelper();
+    info.codeSize = spirv.size_bytes();
+    info.pCode = spirv.data();
+    VkShaderModule module;
+    check(vk.vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
+    return module;
+}
+
+VkDescriptorSet Context::storage_buffer_set(VkDescriptorSetLayout layout, std::span<const Buffer* const> buffers) {
     VkDescriptorSetAllocateInfo set_alloc = vku::InitStructHelper();
     set_alloc.descriptorPool = descriptor_pool_;
     set_alloc.descriptorSetCount = 1;
-    set_alloc.pSetLayouts = &pipeline.set_layout;
+    set_alloc.pSetLayouts = &layout;
     VkDescriptorSet set;
     check(vk.vkAllocateDescriptorSets(device, &set_alloc, &set), "vkAllocateDescriptorSets");
     std::vector<VkDescriptorBufferInfo> infos;
@@ -253,7 +258,12 @@ void Context::dispatch(const ComputePipeline& pipeline, std::span<const Buffer* 
         writes.push_back(write);
     }
     vk.vkUpdateDescriptorSets(device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+    return set;
+}
 
+void Context::dispatch(const ComputePipeline& pipeline, std::span<const Buffer* const> buffers,
+                       std::span<const std::byte> push_constants, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
+    const VkDescriptorSet set = storage_buffer_set(pipeline.set_layout, buffers);
     run([&](VkCommandBuffer cb) {
         vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline);
         vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nullptr);

@@ -85,6 +85,11 @@ class Context {
     Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags extra_usage = 0);
     // The device address of a buffer made with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT.
     VkDeviceAddress address(const Buffer& buffer) const;
+    // A shader module of `spirv`, for the caller to destroy.
+    VkShaderModule create_module(std::span<const uint32_t> spirv);
+    // A descriptor set of `layout` from the context's pool, bindings 0..n-1 the storage buffers
+    // `buffers` (freed with the pool, or by the caller).
+    VkDescriptorSet storage_buffer_set(VkDescriptorSetLayout layout, std::span<const Buffer* const> buffers);
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,

@@ -23,7 +23,8 @@ float table_value(uint32_t i);
 // table, table_in_buffer, table_buffer: results[x] when indices[x] = i.
 float table_result(uint32_t i, uint32_t size, uint32_t lookups);
 
-// fragment: the table elements its color's four components are.
+// fragment: the table elements its color's four components are (ray_generation: what every launch
+// writes, in order).
 std::array<uint32_t, 4> fragment_samples(uint32_t size);
 
 // struct: whether the shader rewrites member k through access chains (to src.m[k] * 3 + k), and

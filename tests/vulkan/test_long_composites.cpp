@@ -269,6 +269,94 @@ TEST(LongComposites, AFragmentShaderObjectIsLowered) {
     EXPECT_EQ(fragment_mismatch(without_layer, lowered), "");
 }
 
+// A ray-tracing pipeline (one ray generation shader) whose stage uses the extension: every launch
+// writes the four table elements. Given a deferred operation, the layer declines to defer the call
+// that lowered (its temporary modules would not outlive it).
+TEST(LongComposites, ARayGenerationShaderReadsItsTableInARayTracingPipeline) {
+    constexpr uint32_t kLaunches = 8;
+    VkPhysicalDeviceAccelerationStructureFeaturesKHR acceleration = vku::InitStructHelper();
+    VkPhysicalDeviceRayTracingPipelineFeaturesKHR ray_tracing = vku::InitStructHelper(&acceleration);
+    ray_tracing.rayTracingPipeline = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&ray_tracing);
+    features12.bufferDeviceAddress = VK_TRUE;
+    Context context({.device_extensions = {VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                                           VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME},
+                     .device_features_next = &features12});
+    const VolkDeviceTable& vk = context.vk;
+
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_RAYGEN_BIT_KHR, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info = vku::InitStructHelper();
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    VkDescriptorSetLayout set_layout;
+    check(vk.vkCreateDescriptorSetLayout(context.device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    VkPipelineLayoutCreateInfo layout_info = vku::InitStructHelper();
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    VkPipelineLayout layout;
+    check(vk.vkCreatePipelineLayout(context.device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
+    const VkShaderModule module = context.create_module(modules::read_module("ray_generation"));
+
+    VkPipelineShaderStageCreateInfo stage = vku::InitStructHelper();
+    stage.stage = VK_SHADER_STAGE_RAYGEN_BIT_KHR;
+    stage.module = module;
+    stage.pName = "main";
+    VkRayTracingShaderGroupCreateInfoKHR group = vku::InitStructHelper();
+    group.type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR;
+    group.generalShader = 0;
+    group.closestHitShader = group.anyHitShader = group.intersectionShader = VK_SHADER_UNUSED_KHR;
+    VkRayTracingPipelineCreateInfoKHR info = vku::InitStructHelper();
+    info.stageCount = 1;
+    info.pStages = &stage;
+    info.groupCount = 1;
+    info.pGroups = &group;
+    info.maxPipelineRayRecursionDepth = 1;
+    info.layout = layout;
+    VkDeferredOperationKHR deferred;
+    check(vk.vkCreateDeferredOperationKHR(context.device, nullptr, &deferred), "vkCreateDeferredOperationKHR");
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    EXPECT_EQ(vk.vkCreateRayTracingPipelinesKHR(context.device, deferred, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+              VK_OPERATION_NOT_DEFERRED_KHR);
+    vk.vkDestroyDeferredOperationKHR(context.device, deferred, nullptr);
+    ASSERT_NE(pipeline, VK_NULL_HANDLE);
+
+    // The shader binding table: the ray generation group's handle, at the base alignment.
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR properties = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties2 = vku::InitStructHelper(&properties);
+    vkGetPhysicalDeviceProperties2(context.physical_device, &properties2);
+    std::vector<uint8_t> handle(properties.shaderGroupHandleSize);
+    check(vk.vkGetRayTracingShaderGroupHandlesKHR(context.device, pipeline, 0, 1, handle.size(), handle.data()),
+          "vkGetRayTracingShaderGroupHandlesKHR");
+    const VkDeviceSize base = properties.shaderGroupBaseAlignment;
+    const Buffer table = context.create_buffer(2 * base + handle.size(),
+                                               VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
+    const VkDeviceAddress aligned = (context.address(table) + base - 1) / base * base;
+    std::memcpy(static_cast<uint8_t*>(table.mapped) + (aligned - context.address(table)), handle.data(), handle.size());
+    const VkDeviceSize stride =
+        (properties.shaderGroupHandleSize + properties.shaderGroupHandleAlignment - 1) / properties.shaderGroupHandleAlignment *
+        properties.shaderGroupHandleAlignment;
+    const VkStridedDeviceAddressRegionKHR raygen{aligned, stride, stride}, none{};
+
+    const Buffer results = context.create_buffer(kLaunches * 4 * sizeof(float));
+    const Buffer* buffers[] = {&results};
+    const VkDescriptorSet set = context.storage_buffer_set(set_layout, buffers);
+    context.run([&](VkCommandBuffer cb) {
+        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, pipeline);
+        vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, layout, 0, 1, &set, 0, nullptr);
+        vk.vkCmdTraceRaysKHR(cb, &raygen, &none, &none, &none, kLaunches, 1, 1);
+    });
+    const std::array<uint32_t, 4> samples = modules::fragment_samples(modules::kFragmentElements);
+    for (uint32_t x = 0; x < kLaunches; ++x) {
+        for (uint32_t c = 0; c < 4; ++c) {
+            EXPECT_EQ(results.as<float>()[x * 4 + c], modules::table_value(samples[c])) << "launch " << x << " element " << c;
+        }
+    }
+    vk.vkDestroyPipeline(context.device, pipeline, nullptr);
+    vk.vkDestroyShaderModule(context.device, module, nullptr);
+    vk.vkDestroyPipelineLayout(context.device, layout, nullptr);
+    vk.vkDestroyDescriptorSetLayout(context.device, set_layout, nullptr);
+}
+
 // The price of lowering on every device: shader and pipeline creation are the layer's even where the
 // application enabled nothing, and only they. The driver is loaded once for both devices, so its entry
 // points have one address; the loader's trampolines are not in play for device commands.
