@@ -4,9 +4,9 @@
 // binary to another. vkGetPipelineKeyKHR and vkCreatePipelineBinariesKHR's internal-cache lookup
 // (pPipelineCreateInfo) therefore get the create info as vkCreate*Pipelines passes it down: lowered
 // modules, pinned subgroup size, the layer's pipeline layout (compute, graphics and ray-tracing
-// pipelines alike). Binaries from a pipeline or from data
-// need nothing: the driver made them from what it compiled. Pipelines created from binaries are
-// prepared as always (the driver ignores their modules, but not the rest the layer rewrites).
+// pipelines alike). Binaries from a pipeline or from data need nothing: the driver made them from
+// what it compiled. Pipelines created from binaries are prepared as always (the driver ignores their
+// modules, but not the rest the layer rewrites).
 #include <optional>
 #include <string>
 
