@@ -177,11 +177,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
                                                        const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
     const DeviceData& data = device_data(device);
     const std::span<const VkGraphicsPipelineCreateInfo> infos(pCreateInfos, createInfoCount);
-    const bool lowering = data.shaders && std::ranges::any_of(infos, [&](const VkGraphicsPipelineCreateInfo& info) {
-                              return std::ranges::any_of(std::span(info.pStages, info.stageCount), [&](const auto& stage) {
-                                  return stage_needs_lowering(*data.shaders, stage);
-                              });
-                          });
+    const bool lowering = data.shaders && any_stage_needs_lowering(*data.shaders, infos);
     if (!lowering) return data.next.CreateGraphicsPipelines(device, pipelineCache, createInfoCount, pCreateInfos, pAllocator, pPipelines);
     return unless_out_of_memory(createInfoCount, pPipelines,
                                 [&] { return create_with_lowering(data, pipelineCache, infos, pAllocator, pPipelines); });

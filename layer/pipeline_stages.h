@@ -3,6 +3,7 @@
 // how messages name it, and the temporary modules lowered code reaches the driver in.
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -14,6 +15,14 @@
 namespace vkpolyfill {
 
 bool stage_needs_lowering(const DeviceShaders& shaders, const VkPipelineShaderStageCreateInfo& stage);
+// Whether any stage of any of `infos` (graphics or ray-tracing create infos: pStages, stageCount) does.
+template <typename CreateInfo>
+bool any_stage_needs_lowering(const DeviceShaders& shaders, std::span<const CreateInfo> infos) {
+    return std::ranges::any_of(infos, [&](const CreateInfo& info) {
+        return std::ranges::any_of(std::span(info.pStages, info.stageCount),
+                                   [&](const VkPipelineShaderStageCreateInfo& stage) { return stage_needs_lowering(shaders, stage); });
+    });
+}
 // `index` is the create info's, for naming inline code.
 StageCode stage_code(const DeviceShaders& shaders, const VkPipelineShaderStageCreateInfo& stage, uint32_t index);
 

@@ -37,11 +37,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(VkDevice device, VkD
                                                             const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
     const DeviceData& data = device_data(device);
     const std::span<const VkRayTracingPipelineCreateInfoKHR> infos(pCreateInfos, createInfoCount);
-    const bool lowering = data.shaders && std::ranges::any_of(infos, [&](const VkRayTracingPipelineCreateInfoKHR& info) {
-                              return std::ranges::any_of(std::span(info.pStages, info.stageCount), [&](const auto& stage) {
-                                  return stage_needs_lowering(*data.shaders, stage);
-                              });
-                          });
+    const bool lowering = data.shaders && any_stage_needs_lowering(*data.shaders, infos);
     if (!lowering) {
         return data.next.CreateRayTracingPipelinesKHR(device, deferredOperation, pipelineCache, createInfoCount, pCreateInfos,
                                                       pAllocator, pPipelines);
