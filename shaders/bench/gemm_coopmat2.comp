@@ -17,8 +17,8 @@
 // The subgroup-scope flexible-dimension variant needs no shader of its own: gemm_coopmat.comp with
 // a shape no KHR configuration lists (tm=32,tn=32,tk=16), on a device with flexible dimensions.
 //
-// The benchmark's defaults are now per driver, swept on 2026-11-23 (tests/bench/kernels.*: 512x64x16
-// with 128 invocations on lavapipe 26, 256x256x16 with 128 on lavapipe 25). Earlier choice,
+// The benchmark's defaults are now per driver, swept on 2026-11-23 and 2026-11-29 (tests/bench/kernels.*:
+// 512x64x16 with 128 invocations on lavapipe 26, 512x128x16 with 128 on lavapipe 25). Earlier choice,
 // through the layer on lavapipe 26 (AMD Zen 5, 2 cores, a busy machine), process CPU
 // ms per 512^3 GEMM, with A and B in the accumulator's bands: 128x128x16 with 256 invocations 14.5;
 // 128x64x16 / 256: 18.0; 64x64x16 / 256: 21.7; 64x64x16 / 128: 18.8 (the scalar shader: 9.5-10.3).

@@ -47,9 +47,13 @@ std::vector<KernelConfig> scalar_tunings(std::string_view driver);
 // uniform loads, Target::scalar_uniform_loads), so the widest tile amortizes the staging best. Process
 // CPU ms at 1024^3 / 2048^3 (2026-11-23, load 5): 256x256x16 / 128 invocations 187-200 / 1394,
 // 256x256x16 / 256 228-243 / 1688, 256x128x16 / 128 218-244 / 1753, 128x128x16 / 256 (lavapipe 26's
-// old default) 381-385 / 3137; the scalar shader 249-265 / 2579. 512x64 and 512x128 need more shared
-// memory than the lowering reserves (18-20 kB of 16).
-inline constexpr char kCoopmat2OnLavapipe25[] = "invocations=128,bm=256,bn=256";
+// old default) 381-385 / 3137; the scalar shader 249-265 / 2579. 512x64 and 512x128 needed more shared
+// memory than the lowering reserved then (18-20 kB of 16); it stages K in chunks since. Swept again on
+// an Intel Xeon (2026-11-29, two processes, (a)/(c) in CPU time at 1024^3, then 1024^3 / 2048^3):
+// 512x128x16 / 128 1.26, 1.21 / 1.24; 512x128x16 / 256 1.22 / 1.22; 256x128x16 / 128 1.05, 1.10 /
+// 1.07; 256x256x16 / 256 1.07; 512x64x16 / 128 0.93 / 0.91; 1024x64x16 / 256 0.91 / 0.93; 128x128x16
+// / 128 0.87; 256x256x16 / 128 (the previous default) 0.84, 0.99 / 0.81 (tests/bench/README.md).
+inline constexpr char kCoopmat2OnLavapipe25[] = "invocations=128,bm=512,bn=128";
 // The flexible kernel there, 1024^3 (2026-11-23, load 5, one process): 32x32x16 in 1x4 tiles of 2x1
 // subgroups 272 ms CPU, in 1x1 tiles of 2x2 494, 16x64x16 in 1x1 of 4x4 412, lavapipe 26's
 // 32x64x16 in 2x1 of 2x2 841, 16x16 and 16x32 811-819, 2x2 tiles of 32x32 936 (scalar: 276). Each A,
