@@ -25,6 +25,13 @@ bool scalar_uniform_loads(const PhysicalDeviceFacts& facts, UniformLoads setting
     return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || VK_API_VERSION_MAJOR(facts.properties.driverVersion) >= 26;
 }
 
+// Whether compute shaders may shuffle and broadcast values between a subgroup's invocations.
+bool subgroup_shuffles(const PhysicalDeviceFacts& facts, uint32_t spirv_version) {
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+    return spirv_version >= 0x00010300 && (facts.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+           (facts.subgroup.supportedOperations & needed) == needed;
+}
+
 }  // namespace
 
 std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
@@ -43,6 +50,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
+    target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.tile_image = tile_image_target(record.facts);
     return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),
                                           settings.cache_dir);

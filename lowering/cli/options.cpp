@@ -18,13 +18,14 @@ struct Preset {
     uint32_t subgroup_size;  // 0: the device family is unknown, --subgroup-size says
     uint32_t shared_memory;  // the version's guaranteed minimum, or the device's
     bool simd_lane_invocations;  // a CPU driver whose invocations are SIMD lanes
+    bool subgroup_shuffles;      // compute shaders have the shuffle and ballot subgroup operations
 };
 
 constexpr Preset kPresets[] = {
-    {"lavapipe", vulkan(4), 0x00010600, 8, 32768, true},
-    {"vulkan1.4", vulkan(4), 0x00010600, 0, 16384, false},
-    {"vulkan1.3", vulkan(3), 0x00010600, 0, 16384, false},
-    {"vulkan1.2", vulkan(2), 0x00010500, 0, 16384, false},
+    {"lavapipe", vulkan(4), 0x00010600, 8, 32768, true, true},
+    {"vulkan1.4", vulkan(4), 0x00010600, 0, 16384, false, false},
+    {"vulkan1.3", vulkan(3), 0x00010600, 0, 16384, false, false},
+    {"vulkan1.2", vulkan(2), 0x00010500, 0, 16384, false, false},
 };
 
 struct SetName {
@@ -56,6 +57,7 @@ lowering::Target target_of(const Preset& preset) {
     target.subgroup_size = preset.subgroup_size;
     target.max_shared_memory_bytes = preset.shared_memory;
     target.simd_lane_invocations = preset.simd_lane_invocations;
+    target.subgroup_shuffles = preset.subgroup_shuffles;
     target.emulate = every_set();
     return target;
 }
@@ -246,7 +248,9 @@ Options:
                           lavapipe   Vulkan 1.4, SPIR-V 1.6, subgroup size 8, 32768 bytes of shared memory,
                                      invocations as SIMD lanes (narrow loads read 32 bits at a time,
                                      barriers keep a workgroup's subgroups in step over banded MulAdds),
-                                     scalar uniform loads (lavapipe 26; 25 needs --uniform-loads per-invocation)
+                                     scalar uniform loads (lavapipe 26; 25 needs --uniform-loads per-invocation),
+                                     subgroup shuffles and broadcasts (subgroup-scope row reductions and
+                                     accumulator-to-A conversions move values between lanes without shared memory)
                           vulkan1.4  Vulkan 1.4, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.3  Vulkan 1.3, SPIR-V 1.6, 16384 bytes of shared memory
                           vulkan1.2  Vulkan 1.2, SPIR-V 1.5, 16384 bytes of shared memory

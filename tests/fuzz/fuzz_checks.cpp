@@ -24,6 +24,7 @@ Target target_for(Pass pass) {
                              bit(Emulated::NvTensorAddressing) | bit(Emulated::NvCooperativeMatrixDecodeVector);
             target.subgroup_size = 32;
             target.max_shared_memory_bytes = 49152;
+            target.subgroup_shuffles = true;  // a GPU's: reductions and conversions between lanes by shuffles
             break;
         case Pass::TileImage:
             target.emulate = bit(Emulated::ExtShaderTileImage);

@@ -163,6 +163,24 @@ TEST(CooperativeMatrixPass, RowReductionsShareTheirTotalsWhereUniformLoadsArePer
     EXPECT_GT(barriers_when_lowered("attention_coopmat2.comp.spv", 8, false), scalar);
 }
 
+// The attention kernel's row reductions and its P conversion (an accumulator to an A) where the target
+// has subgroup shuffles: shuffle steps and broadcasts between the lanes, no barrier and no scratch
+// area left; without them, through shared memory.
+TEST(CooperativeMatrixPass, SubgroupRowReductionsAndConversionsShuffleWhereTheTargetCan) {
+    for (bool shuffles : {false, true}) {
+        SCOPED_TRACE(shuffles ? "with shuffles" : "without shuffles");
+        Target target = emulating_coopmat(8, true);
+        target.subgroup_shuffles = shuffles;
+        const Result result = lowered_corpus_module("attention_coopmat2.comp.spv", {8}, target);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        const auto facts = read_facts(result.words);
+        EXPECT_EQ(facts.count(spv::OpGroupNonUniformShuffleXor) > 0, shuffles);
+        EXPECT_EQ(facts.count(spv::OpGroupNonUniformBroadcast) > 0, shuffles);
+        EXPECT_EQ(facts.count(spv::OpControlBarrier) == 0, shuffles);
+    }
+}
+
 // The loops the driver is asked to keep (OpLoopMerge with DontUnroll) in the attention kernel
 // (shaders/bench/attention_coopmat2.comp, one subgroup of 8) with head dimension `head` and blocks of
 // `block` keys, lowered for lavapipe or (`simd_lanes` false) a GPU, checked valid.
@@ -199,15 +217,17 @@ bool accumulator_fits(uint32_t rows, uint32_t columns, uint32_t subgroup_size) {
 // subgroup leaves lanes that hold no element of a line, and lines that some lanes miss).
 TEST(CooperativeMatrixPass, ReductionsOfEveryShapeLowerToValidSpirvOrAreReported) {
     size_t lowered = 0, reported = 0;
-    for (auto [subgroup_size, scalar_loads] : {std::pair{8u, true}, {8u, false}, {16u, true}, {16u, false}, {32u, true}, {64u, false}}) {
+    for (auto [subgroup_size, scalar_loads, shuffles] : {std::tuple{8u, true, true}, {8u, false, false}, {8u, true, false}, {16u, true, false},
+                                                         {16u, false, true}, {32u, true, true}, {64u, false, false}}) {
         for (uint32_t m : {4u, 8u, 16u, 32u}) {
             for (uint32_t n : {2u, 4u, 8u, 16u}) {
                 for (uint32_t extent : {1u, 8u, 16u}) {
                     for (uint32_t mode : {1u, 2u, 3u, 4u}) {
-                        SCOPED_TRACE(std::format("mode {} of {}x{} (free extent {}) at {}{}", mode, m, n, extent, subgroup_size,
-                                                 scalar_loads ? "" : " per-invocation loads"));
+                        SCOPED_TRACE(std::format("mode {} of {}x{} (free extent {}) at {}{}{}", mode, m, n, extent, subgroup_size,
+                                                 scalar_loads ? "" : " per-invocation loads", shuffles ? " shuffles" : ""));
                         Target target = emulating_coopmat(subgroup_size, subgroup_size == 8);
                         target.scalar_uniform_loads = scalar_loads;
+                        target.subgroup_shuffles = shuffles;
                         const Result result = lowered_corpus_module("subgroup_reduce_shapes.comp.spv",
                                                                     {mode, m, n, extent, extent, m / 2, n / 2, mode % 2}, target);
                         const bool fits = accumulator_fits(m, n, subgroup_size) && accumulator_fits(m, extent, subgroup_size) &&

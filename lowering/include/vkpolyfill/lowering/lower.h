@@ -60,6 +60,11 @@ struct Target {
     // staged through shared memory, each element read once per workgroup, rather than copied into the
     // bands of every subgroup that needs them (passes/cooperative_matrix/matrix_types.h).
     bool scalar_uniform_loads = true;
+    // Compute shaders have the subgroup shuffle and ballot operations (VkPhysicalDeviceSubgroupProperties)
+    // and the module may use them (SPIR-V 1.3 on): subgroup-scope row reductions and accumulator-to-A
+    // conversions then move values between invocations with shuffles and broadcasts instead of
+    // through shared memory and barriers (passes/cooperative_matrix/relayout.cpp).
+    bool subgroup_shuffles = false;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.

@@ -60,6 +60,15 @@ bool report(LoweringState& state, const ir::Instruction& instruction, const std:
     return false;
 }
 
+// Whether values can move between the invocations of a subgroup-scope matrix's subgroup by shuffles
+// and broadcasts: the target has them, each invocation holds every row of `m` (one row group), so its
+// column lane is its subgroup invocation id, and the components are 32-bit (subgroup operations on
+// 8-, 16- and 64-bit types need shaderSubgroupExtendedTypes, which the application may not enable).
+bool shuffles_reach(LoweringState& state, const MatrixType& m) {
+    return state.context.target.subgroup_shuffles && state.module().header.version >= 0x00010300 && !m.workgroup &&
+           m.layout.row_groups == 1 && m.component.width == 32;
+}
+
 // Replaces block.instructions[index] by a call of `function` on its operand(s) `arguments`.
 void call_instead(LoweringState& state, ir::BasicBlock& block, size_t index, uint32_t function, std::vector<uint32_t> arguments) {
     const ir::Instruction& instruction = *block.instructions[index];
@@ -91,6 +100,33 @@ class Reduction {
                 value = combine(value, read_scratch(state_, scratch_, b_, source_, row, column, source_.columns));
             }
             results_.set(e, value);
+        });
+        return results_.value();
+    }
+
+    // Row, where every invocation holds every row of the source and the result: each folds the
+    // elements it holds of a row, then log2(column lanes) shuffle steps combine the lanes' partials,
+    // the lower lane's first, so every invocation builds the same tree and holds the row's total.
+    uint32_t rows_by_shuffles() {
+        ir::Module& module = state_.module();
+        module.add_capability(spv::CapabilityGroupNonUniform);
+        module.add_capability(spv::CapabilityGroupNonUniformShuffle);
+        const uint32_t type = source_.component.type, u = state_.uint_type(), bool_type = state_.types().get_type_bool();
+        const LaneLayout& layout = source_.layout;
+        const uint32_t scope = state_.uint_constant(spv::ScopeSubgroup), lane = state_.load_lane(b_);
+        Components elements(state_, function_, source_.lowered, type, source_.length, function_.parameter(0));
+        repeat(state_, function_, layout.rows_per_lane, [&](const Iteration& line) {
+            uint32_t value = fold(state_, function_, layout.columns_per_lane, type,
+                                  [&](const Iteration& k) { return elements.get(element(source_, line, k, false)); },
+                                  [&](uint32_t a, uint32_t c) { return combine(a, c); });
+            for (uint32_t step = 1; step < layout.column_lanes; step *= 2) {
+                const uint32_t mask = state_.uint_constant(step);
+                const uint32_t other = b_.add(spv::OpGroupNonUniformShuffleXor, type, {scope, value, mask});
+                const uint32_t upper = b_.add(spv::OpINotEqual, bool_type, {b_.add(spv::OpBitwiseAnd, u, {lane, mask}), state_.uint_constant(0)});
+                value = combine(b_.add(spv::OpSelect, type, {upper, other, value}), b_.add(spv::OpSelect, type, {upper, value, other}));
+            }
+            repeat(state_, function_, result_.layout.columns_per_lane,
+                   [&](const Iteration& k) { results_.set(element(result_, line, k, false), value); });
         });
         return results_.value();
     }
@@ -212,6 +248,61 @@ class Reduction {
     Components results_;
 };
 
+// A subgroup-scope accumulator whose invocations hold every row, as an A (every invocation holds the
+// whole matrix): each element broadcast from the invocation holding it, converted after. Written out
+// element by element (the holder's lane must be a constant before SPIR-V 1.5).
+uint32_t accumulator_to_a_by_broadcasts(LoweringState& state, ir::FunctionBuilder& function, const MatrixType& source,
+                                        const MatrixType& result, uint32_t opcode) {
+    state.module().add_capability(spv::CapabilityGroupNonUniform);
+    state.module().add_capability(spv::CapabilityGroupNonUniformBallot);
+    ir::Builder& b = function.body();
+    const uint32_t scope = state.uint_constant(spv::ScopeSubgroup);
+    const uint32_t held_columns = source.layout.columns_per_lane;
+    Components from(state, function, source.lowered, source.component.type, source.length, function.parameter(0));
+    Components components(state, function, result.lowered, result.component.type, result.length);
+    repeat(state, function, result.length, [&](const Iteration& e) {
+        const uint32_t row = *e.fixed / result.columns, column = *e.fixed % result.columns;
+        const uint32_t held = row * held_columns + column % held_columns;
+        const uint32_t value = b.add(spv::OpGroupNonUniformBroadcast, source.component.type,
+                                     {scope, from.get(Iteration{state.uint_constant(held), held}), state.uint_constant(column / held_columns)});
+        components.set(e, convert(state, b, value, source.component, result.component, opcode));
+    });
+    return components.value();
+}
+
+// The relayout through the scratch area: the source written there as the result is laid out, then
+// read back by each invocation's placement.
+uint32_t relayout_through_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& source,
+                                  const MatrixType& result, bool transpose, uint32_t opcode) {
+    ir::Builder& b = function.body();
+    // A workgroup matrix goes through shared memory whole, so there the narrower component type
+    // does (an f32 accumulator becoming an f16 A is converted before it is written: half the
+    // bytes); `staged` is the source's layout with that type. A subgroup's slice is small, and
+    // converting after the read is faster where 16-bit shared-memory reads are per-lane gathers
+    // (lavapipe 26: the attention benchmark's subgroup P took 12.1 instead of 7.0-7.6 ms).
+    const bool convert_first = source.workgroup && result.component.width < source.component.width;
+    MatrixType staged = source;
+    uint32_t staged_value = function.parameter(0);
+    if (convert_first) {
+        staged.component = result.component;
+        staged.lowered = state.types().get_type_array(result.component.type, state.uint_constant(source.length));
+        Components from(state, function, source.lowered, source.component.type, source.length, staged_value);
+        Components to(state, function, staged.lowered, staged.component.type, staged.length);
+        repeat(state, function, source.length,
+               [&](const Iteration& e) { to.set(e, convert(state, b, from.get(e), source.component, result.component, opcode)); });
+        staged_value = to.value();
+    }
+    // The shared copy is laid out as the result: rows of result.columns components.
+    write_to_scratch(state, scratch, function, staged, staged_value, transpose, result.columns);
+    const Placement place(state, b, result);
+    Components components(state, function, result.lowered, result.component.type, result.length);
+    repeat(state, function, result.length, [&](const Iteration& e) {
+        const uint32_t value = read_scratch(state, scratch, b, staged, place.row(b, e), place.column(b, e), result.columns);
+        components.set(e, convert_first ? value : convert(state, b, value, source.component, result.component, opcode));
+    });
+    return components.value();
+}
+
 }  // namespace
 
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
@@ -283,33 +374,10 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
     if (!function_id) {
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
-        ir::Builder& b = function.body();
-        // A workgroup matrix goes through shared memory whole, so there the narrower component type
-        // does (an f32 accumulator becoming an f16 A is converted before it is written: half the
-        // bytes); `staged` is the source's layout with that type. A subgroup's slice is small, and
-        // converting after the read is faster where 16-bit shared-memory reads are per-lane gathers
-        // (lavapipe 26: the attention benchmark's subgroup P took 12.1 instead of 7.0-7.6 ms).
-        const bool convert_first = source->workgroup && result->component.width < source->component.width;
-        MatrixType staged = *source;
-        uint32_t staged_value = function.parameter(0);
-        if (convert_first) {
-            staged.component = result->component;
-            staged.lowered = state.types().get_type_array(result->component.type, state.uint_constant(source->length));
-            Components from(state, function, source->lowered, source->component.type, source->length, staged_value);
-            Components to(state, function, staged.lowered, staged.component.type, staged.length);
-            repeat(state, function, source->length,
-                   [&](const Iteration& e) { to.set(e, convert(state, b, from.get(e), source->component, result->component, opcode)); });
-            staged_value = to.value();
-        }
-        // The shared copy is laid out as the result: rows of result->columns components.
-        write_to_scratch(state, scratch, function, staged, staged_value, transpose, result->columns);
-        const Placement place(state, b, *result);
-        Components components(state, function, result->lowered, result->component.type, result->length);
-        repeat(state, function, result->length, [&](const Iteration& e) {
-            const uint32_t value = read_scratch(state, scratch, b, staged, place.row(b, e), place.column(b, e), result->columns);
-            components.set(e, convert_first ? value : convert(state, b, value, source->component, result->component, opcode));
-        });
-        function.finish(components.value());
+        const bool broadcast = !transpose && source->use == Use::Accumulator && result->use == Use::A &&
+                               shuffles_reach(state, *source) && unrolls(state, result->length);
+        function.finish(broadcast ? accumulator_to_a_by_broadcasts(state, function, *source, *result, opcode)
+                                  : relayout_through_scratch(state, scratch, function, *source, *result, transpose, opcode));
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }
@@ -343,7 +411,8 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
         Reduction reduction(state, scratch, function, *source, *result, combine);
-        function.finish(mode == kReduce2x2 ? reduction.quads() : reduction.lines(mode));
+        const bool shuffled = mode == kReduceRow && shuffles_reach(state, *source) && shuffles_reach(state, *result);
+        function.finish(mode == kReduce2x2 ? reduction.quads() : shuffled ? reduction.rows_by_shuffles() : reduction.lines(mode));
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }
