@@ -11,9 +11,12 @@ set -euo pipefail
 
 # Packages the root needs; changing this list (or anything else here) makes a new root.
 # vulkan-validationlayers: the tests' validation.* runs put the Khronos validation layer under ours.
+# mesa-drm-shim: fakes the kernel drivers of AMD, NVIDIA and Adreno GPUs, so Mesa's real Vulkan drivers
+# start here and compile pipelines with the real GPU compilers (scripts/gpu-proxy.sh).
 ROOT_PACKAGES="g++ cmake ninja-build ccache python3 patchelf glslang-tools glslang-dev spirv-tools
   spirv-headers libvulkan-dev vulkan-utility-libraries-dev libvulkan-volk-dev libgtest-dev
-  mesa-vulkan-drivers vulkan-tools vulkan-validationlayers clang libclang-rt-dev gnuplot-nox valgrind"
+  mesa-vulkan-drivers vulkan-tools vulkan-validationlayers clang libclang-rt-dev gnuplot-nox valgrind
+  mesa-drm-shim"
 # Trixie's lavapipe and the libraries of it that forky no longer has under the same soname.
 LVP25_PACKAGES="mesa-vulkan-drivers mesa-libgallium libllvm19 libxml2 libicu76"
 LVP25_VERSION=25.0.7
