@@ -43,7 +43,7 @@ class CaseName:
     extension: str  # "cooperative_matrix.khr"
     group: str      # "mul_add"
     case: str       # "float16_float32.16x16x16_rowmajor_buffer"
-    mode: str       # native | emulated | forced | layer (through the layer, no mode of its own) | unit
+    mode: str       # native | emulated | forced | layer (through the layer, no mode of its own) | compile-only | unit
 
     @property
     def full(self):
@@ -80,7 +80,8 @@ def name_case(tier, gtest_name):
         suite_full, test_full = "", gtest_name
     prefix, _, suite = suite_full.rpartition("/")
     prefix_words, suite_words = words(prefix), words(suite)
-    mode = "layer" if tier in ("vulkan", "validation", "linked_app") else "unit"
+    # gpu.*: on a real GPU's driver through drm-shim, which compiles but executes nothing
+    mode = "layer" if tier in ("vulkan", "validation", "linked_app") else "compile-only" if tier == "gpu" else "unit"
     for w in list(prefix_words):
         if w in MODES:
             prefix_words.remove(w)

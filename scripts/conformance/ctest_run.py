@@ -15,8 +15,8 @@ RESULT_LINE = re.compile(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.+\**\s*(\w[\w ]*?)\s
 @dataclass
 class Test:
     ctest_name: str
-    tier: str         # vulkan, lowering, linked_app, bench
-    driver: str       # plain, native, or "" for tests that use no driver
+    tier: str         # vulkan, lowering, linked_app, bench, devices, gpu
+    driver: str       # plain, native, a GPU proxy (scripts/gpu-proxy.sh), or "" for tests that use no driver
     name: object      # case_names.CaseName
     gtest: str        # the GoogleTest name (or the add_test name without tier and driver)
     source: str = ""  # where the test is defined (DEF_SOURCE_LINE), when ctest knows
@@ -42,8 +42,9 @@ def list_tests(build_dir, ctest_args):
         gtest = next((a.split("=", 1)[1] for a in t.get("command", []) if a.startswith("--gtest_filter=")), None)
         if gtest is None or any(c in gtest for c in ":*?"):  # an add_test (maybe running a list of
             # GoogleTest tests, as the valgrind one does): drop the tier and a driver word from its name
+            # (or a GPU proxy's name: gpu.rx6800.capability_matrix)
             first, _, tail = rest.partition(".")
-            gtest = tail if first in ("plain", "native") and tail else rest
+            gtest = tail if first in ("plain", "native", driver) and tail else rest
             driver = driver or (first if first in ("plain", "native") else "")
         tests.append(Test(t["name"], tier, driver, name_case(tier, gtest), gtest,
                           _property(t, "DEF_SOURCE_LINE") or ""))

@@ -20,6 +20,11 @@ added=$(comm -13 <(extensions) <(VK_INSTANCE_LAYERS=VK_LAYER_POLYFILL_extensions
 echo "${added:-(none)}"
 
 echo
+echo "== What the layer provides on lavapipe and on real GPUs, feature bit by feature bit"
+echo "   (the GPUs are Mesa's own drivers started without the hardware through drm-shim: scripts/gpu-proxy.sh)"
+bash scripts/gpu-sweep.sh --capabilities --out "$VKPOLYFILL_BUILD_DIR/gpu-sweep-demo" | sed 1,2d
+
+echo
 echo "== A GLSL cooperative-matrix shader, lowered offline for this device's subgroup size"
 subgroup=$(vulkaninfo 2>/dev/null | sed -n 's/^\tsubgroupSize *= *\([0-9]*\)/\1/p' | head -n1)
 shader="$VKPOLYFILL_BUILD_DIR/shaders/tests/coopmat_khr.comp.spv"

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_kernels.h"
 #include "bench_device.h"
 #include "driver_selection.h"
 #include "figures.h"
@@ -26,8 +27,6 @@
 
 namespace vkpolyfill::bench {
 namespace {
-
-constexpr uint32_t kBlockRows = 16, kScalarGroup = 64;  // as the shaders have them
 
 constexpr const char* kUsage =
     "usage: vkpolyfill_attention_bench [--driver plain|native|system] [--queries N] [--keys N] [--head N] [--block N]\n"
@@ -48,6 +47,8 @@ struct Options {
     // 22.5-23.2. tests/bench/README.md, Attention benchmark.
     uint32_t queries = 2048, keys = 256, head = 16, block = 32, reps = 5;
     std::string json;
+
+    AttentionShape shape() const { return {keys, head, block}; }
 };
 
 Options parse(int argc, char** argv) {
@@ -57,7 +58,7 @@ Options parse(int argc, char** argv) {
                                                         {"--head", &options.head},       {"--block", &options.block},
                                                         {"--reps", &options.reps}};
     parse_flags(argc, argv, texts, numbers);
-    if (options.queries == 0 || options.queries % kScalarGroup != 0) throw std::invalid_argument("--queries must be a multiple of 64");
+    if (options.queries == 0 || options.queries % kAttentionScalarGroup != 0) throw std::invalid_argument("--queries must be a multiple of 64");
     if (options.head == 0 || options.head % 16 != 0) throw std::invalid_argument("--head must be a multiple of 16");
     if (options.block == 0 || options.block % 16 != 0) throw std::invalid_argument("--block must be a multiple of 16");
     if (options.keys == 0 || options.keys % options.block != 0) throw std::invalid_argument("--keys must be a multiple of --block");
@@ -154,13 +155,11 @@ KernelRun prepare(BenchDevice& device, const Kernel& kernel, const Options& o, c
     };
     run.buffers = {upload(qkv[0]), upload(qkv[1]), upload(qkv[2]), c.create_buffer(expected.size() * 4)};
     run.groups = kernel.groups;
-    const uint32_t constants[] = {device.subgroup_size, o.keys, o.head, o.block};
-    const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
-    const VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
+    const AttentionSpecialization specialization(device.subgroup_size, o.shape());
     Measured& m = run.measured;
     const Stopwatch watch;
     try {
-        run.pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization);
+        run.pipeline = c.create_compute_pipeline(test::read_shader(kernel.shader), 4, 0, &specialization.info);
     } catch (const std::runtime_error& e) {  // with what the layer and the driver said, which names the culprit
         const std::string said = device.layer_problems();
         m.problem = std::format("{} after {:.0f} s{}", e.what(), watch.wall_ms() / 1e3, said.empty() ? "" : " (messages: " + said + ")");
@@ -173,24 +172,17 @@ KernelRun prepare(BenchDevice& device, const Kernel& kernel, const Options& o, c
     return run;
 }
 
-// Empty when the coopmat2 kernel's matrices can run on `device`, else why not: S = Q K^T is
-// 16 x block x head, O += P V 16 x head x block.
-std::string coopmat2_unavailable(const BenchDevice& device, const Options& o) {
-    const std::string scores = device.flexible_unavailable(MatrixShape{kBlockRows, o.block, o.head}, 0);
-    return scores.empty() ? device.flexible_unavailable(MatrixShape{kBlockRows, o.head, o.block}, 0) : scores;
-}
-
 void run(const Options& o) {
     const std::vector<float> qkv[] = {inputs(size_t{o.queries} * o.head, 1), inputs(size_t{o.keys} * o.head, 2),
                                       inputs(size_t{o.keys} * o.head, 3)};
     const std::vector<double> expected = reference(qkv[0], qkv[1], qkv[2], o.queries, o.keys, o.head);
-    const Kernel coopmat2{"coopmat2, lowered by the layer", "bench/attention_coopmat2.comp", o.queries / kBlockRows};
-    const Kernel scalar{"scalar shader", "bench/attention_scalar.comp", o.queries / kScalarGroup};
+    const Kernel coopmat2{"coopmat2, lowered by the layer", kAttentionCoopmat2Shader, o.queries / kAttentionBlockRows};
+    const Kernel scalar{"scalar shader", kAttentionScalarShader, o.queries / kAttentionScalarGroup};
     std::vector<std::pair<std::string, Measured>> rows;
 
     {  // one device at a time: the harness loads each instance's commands globally (volk)
         BenchDevice emulated(Route::Emulated);
-        const std::string why_not = coopmat2_unavailable(emulated, o);
+        const std::string why_not = coopmat2_attention_unavailable(emulated, o.shape());
         if (!why_not.empty()) {
             throw std::runtime_error("the coopmat2 kernel cannot run through the layer: " + why_not + emulated.layer_problems());
         }
@@ -212,7 +204,7 @@ void run(const Options& o) {
     }
     {
         BenchDevice native(Route::Native);  // the driver's own VK_NV_cooperative_matrix2, where it has what the kernel uses
-        const std::string native_why_not = coopmat2_unavailable(native, o);
+        const std::string native_why_not = coopmat2_attention_unavailable(native, o.shape());
         Measured on_driver;
         on_driver.problem = native_why_not.empty() ? "" : "unavailable: " + native_why_not;
         if (native_why_not.empty()) {

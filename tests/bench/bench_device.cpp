@@ -12,9 +12,12 @@ namespace {
 
 constexpr const char* kCoopmat = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
 constexpr const char* kCoopmat2 = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
+constexpr const char* kExecutableInfo = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
 
 // The feature structs the shaders may need, chained; the cooperative-matrix ones only at the head.
 struct Features {
+    // The compilers' statistics (pipeline_statistics.h), chained only where the device lists the extension.
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info = vku::InitStructHelper();
     VkPhysicalDeviceVulkan11Features v11 = vku::InitStructHelper();
     VkPhysicalDeviceVulkan12Features v12 = vku::InitStructHelper(&v11);
     VkPhysicalDeviceVulkan13Features v13 = vku::InitStructHelper(&v12);
@@ -24,7 +27,8 @@ struct Features {
     Features() = default;
     Features(const Features&) = delete;
     Features& operator=(const Features&) = delete;
-    void* chain(bool with_coopmat, bool with_coopmat2) {
+    void* chain(bool with_coopmat, bool with_coopmat2, bool with_executable_info) {
+        v11.pNext = with_executable_info ? &executable_info : nullptr;
         if (with_coopmat && with_coopmat2) return &coopmat2;
         return with_coopmat ? static_cast<void*>(&coopmat) : &v13;
     }
@@ -42,6 +46,7 @@ struct Features {
         coopmat2.cooperativeMatrixReductions = supported.coopmat2.cooperativeMatrixReductions;  // the attention kernel's
         coopmat2.cooperativeMatrixConversions = supported.coopmat2.cooperativeMatrixConversions;
         coopmat2.cooperativeMatrixPerElementOperations = supported.coopmat2.cooperativeMatrixPerElementOperations;
+        executable_info.pipelineExecutableInfo = supported.executable_info.pipelineExecutableInfo;
     }
 
     // What the coopmat shader needs that is off, or empty.
@@ -72,6 +77,7 @@ bool has_device_extension(VkPhysicalDevice physical_device, const char* name) {
 struct Offered {
     bool coopmat = false;   // VK_KHR_cooperative_matrix
     bool coopmat2 = false;  // VK_NV_cooperative_matrix2 (with the KHR extension, which it requires)
+    bool executable_info = false;  // VK_KHR_pipeline_executable_properties
 };
 
 // Learns, on an instance of its own with a messenger attached (so what the layer says about its
@@ -108,7 +114,9 @@ Offered probe(const test::ContextOptions& options, test::DebugMessages& messages
     if (count > 0) {
         offered.coopmat = has_device_extension(physical_device, kCoopmat);
         offered.coopmat2 = offered.coopmat && has_device_extension(physical_device, kCoopmat2);
-        VkPhysicalDeviceFeatures2 query = vku::InitStructHelper(supported.chain(offered.coopmat, offered.coopmat2));
+        offered.executable_info = has_device_extension(physical_device, kExecutableInfo);
+        VkPhysicalDeviceFeatures2 query =
+            vku::InitStructHelper(supported.chain(offered.coopmat, offered.coopmat2, offered.executable_info));
         vkGetPhysicalDeviceFeatures2(physical_device, &query);
     }
     if (messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
@@ -159,7 +167,8 @@ BenchDevice::BenchDevice(Route r) : route(r) {
     enabled.enable_from(supported);
     if (has_coopmat) options.device_extensions = {kCoopmat};
     if (offered.coopmat2) options.device_extensions.push_back(kCoopmat2);
-    options.device_features_next = enabled.chain(has_coopmat, offered.coopmat2);
+    if (offered.executable_info) options.device_extensions.push_back(kExecutableInfo);
+    options.device_features_next = enabled.chain(has_coopmat, offered.coopmat2, offered.executable_info);
     context_ = std::make_unique<test::Context>(options);
     if (options.layer) {
         const VkDebugUtilsMessengerCreateInfoEXT messenger = messages_.create_info();
@@ -168,6 +177,7 @@ BenchDevice::BenchDevice(Route r) : route(r) {
     }
 
     read_properties(enabled.v13);
+    captures_statistics = enabled.executable_info.pipelineExecutableInfo;
     coopmat_missing_ = !has_coopmat ? (route == Route::Emulated ? "the layer does not offer VK_KHR_cooperative_matrix here"
                                                                 : "the driver lacks VK_KHR_cooperative_matrix")
                                     : enabled.coopmat_shader_missing();

@@ -37,6 +37,9 @@ class BenchDevice {
     bool require_full_subgroups = false;  // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
     double timestamp_period_ns = 0;       // 0: the queue has no timestamps
     uint64_t timestamp_mask = 0;
+    // pipelineExecutableInfo is on: pipelines created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+    // report the compiler's statistics (pipeline_statistics.h).
+    bool captures_statistics = false;
 
     // Empty when subgroup-scope f16 x f16 -> f32 matrices of `shape` can run here: natively on the
     // native route, emulated by the layer on the emulated route. Otherwise the reason.

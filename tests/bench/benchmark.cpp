@@ -26,24 +26,6 @@ std::string load_average() {
     return one_minute.empty() ? "unknown" : one_minute;
 }
 
-// Why `config` cannot run on `device` at all, or empty.
-std::string kernel_unavailable(const BenchDevice& device, const KernelConfig& config) {
-    if (config.kernel == Kernel::Coopmat2) {
-        // The workgroup multiplies a BM x BK A by a BK x BN B.
-        const Geometry g = geometry(config, device.subgroup_size);
-        return device.flexible_unavailable({g.tile_m, g.tile_n, g.tile_k}, g.invocations);
-    }
-    if (config.kernel == Kernel::Coopmat) {
-        const MatrixShape shape{config.get("tm"), config.get("tn"), config.get("tk")};
-        return config.flexible ? device.flexible_unavailable(shape, 0) : device.coopmat_unavailable(shape);
-    }
-    const uint32_t size = device.subgroup_size;
-    if (size < 8 || (size & (size - 1)) != 0) {
-        return "the scalar shader needs a subgroup size that is a power of two of at least 8, not " + std::to_string(size);
-    }
-    return {};
-}
-
 std::string with_layer_problems(const BenchDevice& device, const std::string& what) {
     const std::string problems = device.layer_problems();
     return problems.empty() ? what : what + " (layer: " + problems + ")";

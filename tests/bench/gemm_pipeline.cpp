@@ -49,9 +49,11 @@ class PipelineStage {
     PipelineStage(const PipelineStage&) = delete;
     PipelineStage& operator=(const PipelineStage&) = delete;
 
-    VkPipeline create_pipeline(test::Context& context, VkShaderModule module, VkPipelineLayout layout) {
+    VkPipeline create_pipeline(test::Context& context, VkShaderModule module, VkPipelineLayout layout,
+                               VkPipelineCreateFlags flags = 0) {
         stage_.module = module;
         VkComputePipelineCreateInfo info = vku::InitStructHelper();
+        info.flags = flags;
         info.stage = stage_;
         info.layout = layout;
         VkPipeline pipeline;
@@ -67,6 +69,23 @@ class PipelineStage {
     VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup_ = vku::InitStructHelper();
     VkPipelineShaderStageCreateInfo stage_ = vku::InitStructHelper();
 };
+
+std::string kernel_unavailable(const BenchDevice& device, const KernelConfig& config) {
+    if (config.kernel == Kernel::Coopmat2) {
+        // The workgroup multiplies a BM x BK A by a BK x BN B.
+        const Geometry g = geometry(config, device.subgroup_size);
+        return device.flexible_unavailable({g.tile_m, g.tile_n, g.tile_k}, g.invocations);
+    }
+    if (config.kernel == Kernel::Coopmat) {
+        const MatrixShape shape{config.get("tm"), config.get("tn"), config.get("tk")};
+        return config.flexible ? device.flexible_unavailable(shape, 0) : device.coopmat_unavailable(shape);
+    }
+    const uint32_t size = device.subgroup_size;
+    if (size < 8 || (size & (size - 1)) != 0) {
+        return "the scalar shader needs a subgroup size that is a power of two of at least 8, not " + std::to_string(size);
+    }
+    return {};
+}
 
 GemmLayouts::GemmLayouts(test::Context& context) : context_(context) {
     VkDescriptorSetLayoutBinding bindings[3];
@@ -92,10 +111,11 @@ GemmLayouts::~GemmLayouts() {
     context_.vk.vkDestroyDescriptorSetLayout(context_.device, set_layout, nullptr);
 }
 
-GemmPipeline::GemmPipeline(BenchDevice& device, std::span<const uint32_t> spirv, const KernelConfig& config)
+GemmPipeline::GemmPipeline(BenchDevice& device, std::span<const uint32_t> spirv, const KernelConfig& config,
+                           VkPipelineCreateFlags flags)
     : layouts(device.context()) {
     const ShaderModule module(device.context(), spirv);
-    pipeline = PipelineStage(device, config).create_pipeline(device.context(), module.module, layouts.layout);
+    pipeline = PipelineStage(device, config).create_pipeline(device.context(), module.module, layouts.layout, flags);
 }
 
 GemmPipeline::~GemmPipeline() {

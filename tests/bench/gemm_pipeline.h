@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -16,6 +17,9 @@ namespace vkpolyfill::bench {
 struct GemmPush {
     uint32_t m, n, k;
 };
+
+// Why `config` cannot run on `device` at all, or empty.
+std::string kernel_unavailable(const BenchDevice& device, const KernelConfig& config);
 
 // The descriptor-set and pipeline layouts every GEMM pipeline uses.
 class GemmLayouts {
@@ -36,7 +40,8 @@ class GemmLayouts {
 class GemmPipeline {
   public:
     // Throws std::runtime_error when the device refuses the module or the pipeline.
-    GemmPipeline(BenchDevice& device, std::span<const uint32_t> spirv, const KernelConfig& config);
+    GemmPipeline(BenchDevice& device, std::span<const uint32_t> spirv, const KernelConfig& config,
+                 VkPipelineCreateFlags flags = 0);
     ~GemmPipeline();
     GemmPipeline(const GemmPipeline&) = delete;
     GemmPipeline& operator=(const GemmPipeline&) = delete;

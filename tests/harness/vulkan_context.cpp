@@ -173,7 +173,8 @@ VkDeviceAddress Context::address(const Buffer& buffer) const {
 }
 
 ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
-                                                 uint32_t push_constant_bytes, const VkSpecializationInfo* specialization) {
+                                                 uint32_t push_constant_bytes, const VkSpecializationInfo* specialization,
+                                                 VkPipelineCreateFlags flags) {
     ComputePipeline p;
     p.storage_buffers = storage_buffers;
     p.module = create_module(spirv);
@@ -195,6 +196,7 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
     check(vk.vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout), "vkCreatePipelineLayout");
 
     VkComputePipelineCreateInfo pipeline_info = vku::InitStructHelper();
+    pipeline_info.flags = flags;
     pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
                            p.module, "main", specialization};
     pipeline_info.layout = p.layout;

@@ -93,7 +93,8 @@ class Context {
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,
-                                            const VkSpecializationInfo* specialization = nullptr);
+                                            const VkSpecializationInfo* specialization = nullptr,
+                                            VkPipelineCreateFlags flags = 0);
     // Records with `record` into a fresh command buffer (then a barrier making every write visible to
     // the host), submits it and waits.
     void run(const std::function<void(VkCommandBuffer)>& record);
