@@ -217,6 +217,29 @@ TEST(TensorAddressingPass, DecodeFunctionOfAStorageBufferLowersToValidSpirv) {
     EXPECT_EQ(validate(result.words, kVulkan13), "");
 }
 
+// A decode function that never reads through its pointer needs no size for its block, which may then
+// be a runtime array, as in llama.cpp's MUL_MAT_ID GEMM (tensor_decode_gather.comp: through a view with
+// a DecodeVectorFunc beside, and without a view, calling it); bad_input/ has one that reads through it.
+TEST(TensorAddressingPass, DecodeFunctionsNeverReadingTheirUnsizedBlockLowerToValidSpirv) {
+    size_t lowered = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!module.name.starts_with("tensor_decode_gather.")) continue;
+        for (uint32_t subgroup_size : {8u, 32u}) {
+            for (uint8_t op : {0, 1}) {
+                SCOPED_TRACE(std::format("{} at subgroup size {}, OP {}", module.name, subgroup_size, op));
+                Options options;
+                options.specialization.push_back({0, {op, 0, 0, 0}});
+                const Result result = lower(module.words, emulating_coopmat(subgroup_size), options);
+                ASSERT_TRUE(result.ok) << messages(result);
+                EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
+                EXPECT_EQ(validate(result.words, kVulkan13), "");
+                ++lowered;
+            }
+        }
+    }
+    EXPECT_EQ(lowered, 8u) << "the corpus lacks tensor_decode_gather.comp, or its optimized version";
+}
+
 TEST(TensorAddressingPass, DecodeFunctionsTheLoweringCannotFollowAreReported) {
     const BadInput cases[] = {
         {"OpReturnValue %22", "OpStore %21 %22 Aligned 4\nOpReturnValue %22", "OpCooperativeMatrixLoadTensorNV",

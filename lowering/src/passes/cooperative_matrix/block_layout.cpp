@@ -74,6 +74,9 @@ std::optional<uint64_t> layout_bytes_of(LoweringState& state, uint32_t type, uin
             }
             return end;
         }
+        case spv::OpTypeRuntimeArray:
+            why = std::format("a decode block holds runtime array %{}, which has no size", type);
+            return std::nullopt;
         default:
             why = std::format("a decode block holds type %{} (only scalars, vectors, arrays, structs and pointers have a size here)", type);
             return std::nullopt;

@@ -3,6 +3,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "passes/common/id_operands.h"
 #include "passes/cooperative_matrix/block_layout.h"
 #include "passes/cooperative_matrix/byte_address.h"
 #include "passes/cooperative_matrix/decode_clone.h"
@@ -18,11 +19,30 @@ struct Signature {
     std::vector<uint32_t> parameters;  // the function type's parameter types
 };
 
-size_t declared_parameters(const ir::Module& module, uint32_t function) {
+const ir::Function* find_function(const ir::Module& module, uint32_t function) {
     for (const auto& candidate : module.functions) {
-        if (candidate->id() == function) return candidate->declared_parameters();
+        if (candidate->id() == function) return candidate.get();
     }
-    return 0;
+    return nullptr;
+}
+
+size_t declared_parameters(const ir::Module& module, uint32_t function) {
+    const ir::Function* found = find_function(module, function);
+    return found ? found->declared_parameters() : 0;
+}
+
+// Whether the decode function refers to its block pointer at all. Only then does the pointer's value
+// matter, and with it the block's size the spec steps it by: llama.cpp's MUL_MAT_ID GEMM gathers B
+// rows by their coordinates through a decode function whose block is a runtime array it never reads.
+bool uses_block_pointer(const ir::Module& module, uint32_t function) {
+    const ir::Function* found = find_function(module, function);
+    const auto parameter = std::ranges::find_if(found->header, [](const auto& i) { return i->opcode() == spv::OpFunctionParameter; });
+    const uint32_t pointer = (*parameter)->result_id();
+    bool used = false;
+    found->for_each_instruction([&](const ir::Instruction& instruction) {
+        used = used || refers_to(module, instruction, [&](uint32_t id) { return id == pointer; });
+    });
+    return used;
 }
 
 // The decode function's type, checked against the spec's rules for DecodeFunc (returns the matrix's
@@ -96,20 +116,34 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
     std::optional<Signature> checked = signature(state, function, matrix, dimensions, vector, why);
     if (!checked) return std::nullopt;
     const AccessPath& path = access.path();
-    const std::optional<uint32_t> per_block = elements_per_block(state, checked->parameters[0], path, why);
-    if (!per_block) return std::nullopt;
-    const ir::Module& module = state.module();
-    if (path.storage_class == spv::StorageClassPhysicalStorageBuffer) {
-        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters),
-                          *per_block, false, 0);
+    const bool physical = path.storage_class == spv::StorageClassPhysicalStorageBuffer;
+    const bool descriptor = path.storage_class == spv::StorageClassStorageBuffer && path.base_is_global;
+    const char* const wrong_source = "with DecodeFunc, the pointer must come from a PhysicalStorageBuffer pointer or a StorageBuffer descriptor";
+    if (!physical && !descriptor) {
+        why = wrong_source;
+        return std::nullopt;
     }
-    const std::optional<uint32_t> view =
-        path.storage_class == spv::StorageClassStorageBuffer && path.base_is_global ? binding_word_view(state, path.base) : std::nullopt;
+    if (!uses_block_pointer(state.module(), function)) {
+        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters), 1,
+                          Block::Unused, 0);
+    }
+    const std::optional<uint32_t> per_block = elements_per_block(state, checked->parameters[0], path, why);
+    if (!per_block) {
+        why = std::format("{} %{} uses its pointer, which the spec steps by its block's size: {}",
+                          vector ? "DecodeVectorFunc" : "DecodeFunc", function, why);
+        return std::nullopt;
+    }
+    if (physical) {
+        return DecodeCall(state, function, checked->return_type, checked->components, std::move(checked->parameters),
+                          *per_block, Block::Pointer, 0);
+    }
+    const std::optional<uint32_t> view = binding_word_view(state, path.base);
     if (!view) {
-        why = "with DecodeFunc, the pointer must come from a PhysicalStorageBuffer pointer or a StorageBuffer descriptor";
+        why = wrong_source;
         return std::nullopt;
     }
     // The block's byte offset must be computable from the layout decorations: check on scratch code.
+    const ir::Module& module = state.module();
     ir::BasicBlock scratch;
     ir::Builder b(state.module(), scratch, 0);
     uint32_t reached = module.find_definition(module.type_of(path.base))->word(3);
@@ -117,27 +151,30 @@ std::optional<DecodeCall> DecodeCall::prepare(LoweringState& state, uint32_t fun
     const uint32_t clone = decode_through_words(state, function, *view, why);
     if (!clone) return std::nullopt;
     return DecodeCall(state, clone, checked->return_type, checked->components, std::move(checked->parameters), *per_block,
-                      true, *view);
+                      Block::ByteOffset, *view);
 }
 
-uint32_t DecodeCall::call(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
-                          uint32_t block_coordinates, uint32_t coordinates_in_block) const {
+uint32_t DecodeCall::block_argument(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index) const {
+    if (block_ == Block::Unused) return b.add(spv::OpUndef, parameter_types_[0], {});
     const uint32_t u = state_->uint_type();
     const uint32_t blocks = elements_per_block_ == 1 ? index : b.add(spv::OpIMul, u, {index, state_->uint_constant(elements_per_block_)});
     const uint32_t element = b.add(spv::OpIAdd, u, {bound.first, blocks});
-    uint32_t block;
-    if (through_words_) {
+    if (block_ == Block::ByteOffset) {
         std::vector<uint32_t> indices = bound.indices;
         indices.back() = element;
         const ir::Module& module = state_->module();
         uint32_t reached = module.find_definition(module.type_of(access.path().base))->word(3);
         std::string unused;  // prepare() checked the chain
-        block = *ByteAddress(*state_, words_).offset(b, state_->uint_constant(0), reached, indices, unused);
-    } else {
-        block = access.array_element(b, bound, element).pointer;
-        const uint32_t type = state_->module().type_of(block);
-        if (type != parameter_types_[0]) block = b.add(spv::OpBitcast, parameter_types_[0], {block});
+        return *ByteAddress(*state_, words_).offset(b, state_->uint_constant(0), reached, indices, unused);
     }
+    const uint32_t block = access.array_element(b, bound, element).pointer;
+    const uint32_t type = state_->module().type_of(block);
+    return type == parameter_types_[0] ? block : b.add(spv::OpBitcast, parameter_types_[0], {block});
+}
+
+uint32_t DecodeCall::call(ir::Builder& b, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index,
+                          uint32_t block_coordinates, uint32_t coordinates_in_block) const {
+    const uint32_t block = block_argument(b, access, bound, index);
     std::vector<uint32_t> call{callee_, block};
     for (size_t i = 1; i < 3; ++i) {
         const uint32_t variable = i == 1 ? block_coordinates : coordinates_in_block;

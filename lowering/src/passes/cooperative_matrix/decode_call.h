@@ -4,7 +4,8 @@
 // span several elements of the array the pointer points into: block_layout.h), or, when the load reads
 // a StorageBuffer descriptor, the clone of decode_clone.h with the block's byte offset; then the
 // block coordinates and the coordinates within the block (as the function takes them: arrays by
-// value or pointers to Function arrays).
+// value or pointers to Function arrays). A function that never refers to its pointer gets an undefined
+// one: its block then needs no size (it may be a runtime array) and the source no word view.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +38,16 @@ class DecodeCall {
                   uint32_t block_coordinates, uint32_t coordinates_in_block) const;
 
   private:
+    // What the function's first argument is.
+    enum class Block { Pointer, ByteOffset, Unused };
+
     DecodeCall(LoweringState& state, uint32_t callee, uint32_t return_type, uint32_t components,
-               std::vector<uint32_t> parameter_types, uint32_t elements_per_block, bool through_words, uint32_t words)
+               std::vector<uint32_t> parameter_types, uint32_t elements_per_block, Block block, uint32_t words)
         : state_(&state), callee_(callee), return_type_(return_type), components_(components),
-          parameter_types_(std::move(parameter_types)), elements_per_block_(elements_per_block),
-          through_words_(through_words), words_(words) {}
+          parameter_types_(std::move(parameter_types)), elements_per_block_(elements_per_block), block_(block),
+          words_(words) {}
+
+    uint32_t block_argument(ir::Builder& builder, ElementAccess& access, const ElementAccess::Bound& bound, uint32_t index) const;
 
     LoweringState* state_;
     uint32_t callee_;  // the application's function, or its clone
@@ -49,8 +55,8 @@ class DecodeCall {
     uint32_t components_;
     std::vector<uint32_t> parameter_types_;  // the application's function's
     uint32_t elements_per_block_;            // array elements (of the array the Pointer points into) per block
-    bool through_words_;
-    uint32_t words_;  // the word view, when through_words_
+    Block block_;
+    uint32_t words_;  // the word view, for Block::ByteOffset
 };
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
