@@ -73,7 +73,7 @@ lowering::Target coopmat2_target(VkPhysicalDevice physical_device, uint32_t max_
 
 std::vector<float> run_block_load(const BlockLoadRun& r) {
     BlockLoadFeatures features;
-    Context context(features.options(r.through_layer));
+    Context context(features.options(r.through_layer, r.decode_vector));
     std::vector<uint32_t> words = read_shader(r.shader);
     if (!r.through_layer) words = lower_checked(words, coopmat2_target(context.physical_device, 16384));
     if (words.empty()) return {};

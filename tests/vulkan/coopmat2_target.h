@@ -64,6 +64,7 @@ struct BlockLoadRun {
     size_t outputs;
     uint32_t groups_x = 1, groups_y = 1;
     bool through_layer = false;
+    bool decode_vector = false;  // the shader declares SPV_NV_cooperative_matrix_decode_vector
 };
 constexpr float kUntouched = -7.0f;
 
