@@ -20,6 +20,7 @@ class Test:
     name: object      # case_names.CaseName
     gtest: str        # the GoogleTest name (or the add_test name without tier and driver)
     source: str = ""  # where the test is defined (DEF_SOURCE_LINE), when ctest knows
+    labels: tuple = ()  # its ctest LABELS
     outcome: dict = field(default_factory=dict)
 
 
@@ -39,6 +40,8 @@ def list_tests(build_dir, ctest_args):
         env = dict(e.split("=", 1) for e in (_property(t, "ENVIRONMENT") or []))
         tier, _, rest = t["name"].partition(".")
         driver = env.get("VKPOLYFILL_TEST_DRIVER", "")
+        if "LP_NATIVE_VECTOR_WIDTH" in env and driver:  # lavapipe at another subgroup size: a driver of its own
+            driver += f"@subgroup{int(env['LP_NATIVE_VECTOR_WIDTH']) // 32}"
         gtest = next((a.split("=", 1)[1] for a in t.get("command", []) if a.startswith("--gtest_filter=")), None)
         if gtest is None or any(c in gtest for c in ":*?"):  # an add_test (maybe running a list of
             # GoogleTest tests, as the valgrind one does): drop the tier and a driver word from its name
@@ -47,7 +50,7 @@ def list_tests(build_dir, ctest_args):
             gtest = tail if first in ("plain", "native", driver) and tail else rest
             driver = driver or (first if first in ("plain", "native") else "")
         tests.append(Test(t["name"], tier, driver, name_case(tier, gtest), gtest,
-                          _property(t, "DEF_SOURCE_LINE") or ""))
+                          _property(t, "DEF_SOURCE_LINE") or "", tuple(_property(t, "LABELS") or ())))
     return tests
 
 

@@ -28,6 +28,8 @@ def parse_args():
     p.add_argument("--case", action="append", default=[], metavar="GLOB",
                    help="only cases whose CTS-style name matches (repeatable), e.g. 'cooperative_matrix.*.mul_add.*'")
     p.add_argument("--quick", action="store_true", help=f"at most {QUICK_PER_GROUP} cases per group, driver and mode")
+    p.add_argument("--spread", action="append", default=[], metavar="LABEL",
+                   help="--quick for the tests with this ctest label only (repeatable), e.g. subgroup-widths")
     p.add_argument("--dump-spirv", metavar="DIR", help="original and lowered SPIR-V of failing cases, disassembled")
     p.add_argument("--results", metavar="DIR", help="where results go (default <build>/conformance/<time>)")
     p.add_argument("--icd", action="append", default=[], metavar="NAME=JSON", help="another driver to run on")
@@ -48,7 +50,8 @@ def quick_sample(tests):
         else:
             step = (len(members) - 1) / (QUICK_PER_GROUP - 1)
             chosen += [members[round(i * step)] for i in range(QUICK_PER_GROUP)]
-    return [t for t in tests if t in chosen]
+    chosen = {id(t) for t in chosen}
+    return [t for t in tests if id(t) in chosen]
 
 
 def has_device(manifest):
@@ -90,7 +93,11 @@ def select(args, build_dir, ctest_args):
     tests = ctest_run.list_tests(build_dir, ctest_args)
     if args.case:
         tests = [t for t in tests if any(fnmatch.fnmatchcase(t.name.full, g) for g in args.case)]
-    return quick_sample(tests) if args.quick else tests
+    if args.quick:
+        return quick_sample(tests)
+    spread = [t for t in tests if set(t.labels) & set(args.spread)]
+    left_out = {id(t) for t in spread} - {id(t) for t in quick_sample(spread)}
+    return [t for t in tests if id(t) not in left_out]
 
 
 def plan_runs(tests, extra):

@@ -3,6 +3,7 @@
 #include "enabled_features.h"
 #include "spy_records.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -91,6 +92,10 @@ Context::Context(const ContextOptions& options) {
     if (enumerated != VK_SUCCESS && enumerated != VK_INCOMPLETE) check(enumerated, "vkEnumeratePhysicalDevices");
     if (count == 0) throw std::runtime_error("no physical device");
     queue_family = find_compute_queue_family(physical_device);
+    VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
+    VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
+    vkGetPhysicalDeviceProperties2(physical_device, &properties);
+    subgroup_size = subgroup.subgroupSize;
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info = vku::InitStructHelper();
@@ -195,10 +200,24 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
     layout_info.pPushConstantRanges = &range;
     check(vk.vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout), "vkCreatePipelineLayout");
 
+    // The caller's constants, and the subgroup size as kSubgroupWorkgroupConstant unless it gave that one.
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<std::byte> data;
+    if (specialization) {
+        entries.assign(specialization->pMapEntries, specialization->pMapEntries + specialization->mapEntryCount);
+        const auto* given = static_cast<const std::byte*>(specialization->pData);
+        data.assign(given, given + specialization->dataSize);
+    }
+    if (std::none_of(entries.begin(), entries.end(), [](const auto& e) { return e.constantID == kSubgroupWorkgroupConstant; })) {
+        entries.push_back({kSubgroupWorkgroupConstant, static_cast<uint32_t>(data.size()), sizeof subgroup_size});
+        const auto* bytes = reinterpret_cast<const std::byte*>(&subgroup_size);
+        data.insert(data.end(), bytes, bytes + sizeof subgroup_size);
+    }
+    const VkSpecializationInfo constants{static_cast<uint32_t>(entries.size()), entries.data(), data.size(), data.data()};
     VkComputePipelineCreateInfo pipeline_info = vku::InitStructHelper();
     pipeline_info.flags = flags;
     pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                           p.module, "main", specialization};
+                           p.module, "main", &constants};
     pipeline_info.layout = p.layout;
     check(vk.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &p.pipeline),
           "vkCreateComputePipelines");

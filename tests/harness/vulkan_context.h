@@ -35,6 +35,12 @@ uint32_t find_host_visible_memory(VkPhysicalDevice physical_device, uint32_t typ
 // Whether vkEnumerateDeviceExtensionProperties lists `extension` (with whatever layers are enabled).
 bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view extension);
 
+// Test shaders whose workgroup is one subgroup declare its size as this specialization constant
+// (`layout(local_size_x = 8, local_size_x_id = 90) in;`): Context::create_compute_pipeline and the
+// library lowering of the tests (library_lowering.h) give it the device's subgroup size, so the shaders
+// run at lavapipe's every subgroup size (4, 8, 16 with LP_NATIVE_VECTOR_WIDTH 128, 256, 512).
+inline constexpr uint32_t kSubgroupWorkgroupConstant = 90;
+
 struct ContextOptions {
     bool layer = true;  // VK_LAYER_POLYFILL_extensions
     bool spy = false;   // the recording layer below it (tests/spy_layer)
@@ -79,6 +85,7 @@ class Context {
     VolkDeviceTable vk{};
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
+    uint32_t subgroup_size = 0;  // VkPhysicalDeviceSubgroupProperties::subgroupSize
 
     // Host-visible, coherent storage buffer (also for `extra_usage`; with a device address where that
     // has VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT).
@@ -90,7 +97,8 @@ class Context {
     // A descriptor set of `layout` from the context's pool, bindings 0..n-1 the storage buffers
     // `buffers` (freed with the pool, or by the caller).
     VkDescriptorSet storage_buffer_set(VkDescriptorSetLayout layout, std::span<const Buffer* const> buffers);
-    // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1.
+    // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1; its
+    // specialization is `specialization` and the subgroup size as kSubgroupWorkgroupConstant.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,
                                             const VkSpecializationInfo* specialization = nullptr,

@@ -15,7 +15,9 @@ namespace vkpolyfill::test {
 BlockLoadFeatures::BlockLoadFeatures() {
     v11_ = vku::InitStructHelper();
     v11_.storageBuffer16BitAccess = VK_TRUE;
-    v12_ = vku::InitStructHelper(&v11_);
+    v13_ = vku::InitStructHelper(&v11_);
+    v13_.maintenance4 = VK_TRUE;
+    v12_ = vku::InitStructHelper(&v13_);
     v12_.shaderFloat16 = VK_TRUE;
     v12_.shaderInt8 = VK_TRUE;
     v12_.storageBuffer8BitAccess = VK_TRUE;  // tensor_decode.comp's uint8_t view of its Q8_0 blocks

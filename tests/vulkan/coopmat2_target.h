@@ -28,6 +28,7 @@ class BlockLoadFeatures {
   private:
     VkPhysicalDeviceVulkan11Features v11_{};
     VkPhysicalDeviceVulkan12Features v12_{};
+    VkPhysicalDeviceVulkan13Features v13_{};  // maintenance4: the shaders' workgroup is LocalSizeId (one subgroup)
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat_{};
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2_{};
     VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV decode_vector_{};

@@ -15,6 +15,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "vkpolyfill/lowering/validate.h"
+#include "vulkan_context.h"
 
 namespace vkpolyfill::test {
 namespace {
@@ -43,13 +44,26 @@ std::vector<uint32_t> with_specialization(std::span<const uint32_t> words, const
     return result;
 }
 
+// The pipeline's value of the constant that makes a test shader's workgroup one subgroup
+// (kSubgroupWorkgroupConstant), as Context::create_compute_pipeline gives it, unless the test gives its own.
+lowering::Options with_one_subgroup_workgroup(lowering::Options options, uint32_t subgroup_size) {
+    for (const lowering::SpecializationValue& value : options.specialization) {
+        if (value.spec_id == kSubgroupWorkgroupConstant) return options;
+    }
+    std::vector<uint8_t> bytes(sizeof subgroup_size);
+    std::memcpy(bytes.data(), &subgroup_size, sizeof subgroup_size);
+    options.specialization.push_back({kSubgroupWorkgroupConstant, std::move(bytes)});
+    return options;
+}
+
 void write(const std::filesystem::path& path, std::span<const uint32_t> words) {
     std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(words.data()), std::streamsize(words.size_bytes()));
 }
 
 }  // namespace
 
-lowering::Result lower_and_dump(std::span<const uint32_t> words, const lowering::Target& target, const lowering::Options& options) {
+lowering::Result lower_and_dump(std::span<const uint32_t> words, const lowering::Target& target, const lowering::Options& given) {
+    const lowering::Options options = with_one_subgroup_workgroup(given, target.subgroup_size);
     lowering::Result result = lowering::lower(words, target, options);
     const char* directory = std::getenv("VK_POLYFILL_EXTENSIONS_DUMP_DIR");
     if (directory == nullptr || *directory == '\0') return result;

@@ -59,6 +59,7 @@ struct Run {
 struct Outcome {
     std::vector<float> tile;
     uint32_t scalar_calls, vector_calls;
+    uint32_t invocations;  // the workgroup: one subgroup
 };
 
 std::vector<uint32_t> lowered_by_library(const Context& context, const std::string& shader) {
@@ -87,7 +88,7 @@ Outcome run(const Weights& w, uint32_t first_row, uint32_t first_column, const R
     ComputePipeline pipeline = context.create_compute_pipeline(words, 4, 0, &specialization);
     const Buffer* buffers[] = {&parameters, &blocks, &out, &calls};
     context.dispatch(pipeline, buffers, {}, 1);
-    return {{out.as<float>().begin(), out.as<float>().end()}, calls.as<uint32_t>()[0], calls.as<uint32_t>()[1]};
+    return {{out.as<float>().begin(), out.as<float>().end()}, calls.as<uint32_t>()[0], calls.as<uint32_t>()[1], context.subgroup_size};
 }
 
 // The tile at (first row, first column) against the CPU; outside the tensor, the clamp value 0.
@@ -116,7 +117,7 @@ void check_vector_decode(uint32_t op, uint32_t v, bool through_layer) {
     const Weights w = make_weights(kRows, kColumns);
     const Outcome got = run(w, kFirstRow, kFirstColumn, {op, through_layer});
     const uint32_t inside = expect_tile(w, kFirstRow, kFirstColumn, got.tile);
-    const uint32_t invocations = 8, decoded = inside * invocations;  // the subgroup's A copies, one per invocation
+    const uint32_t invocations = got.invocations, decoded = inside * invocations;  // the subgroup's A copies, one per invocation
     EXPECT_EQ(got.scalar_calls, 0u);
     EXPECT_GT(got.vector_calls, 0u);
     // A row's in-bounds weights span at most (span / V) + 2 groups (one partial at each end).

@@ -12,12 +12,14 @@
 #include <format>
 #include <functional>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "coopmat2_target.h"
 #include "coopmat_compare.h"
 #include "library_lowering.h"
+#include "vkpolyfill/lowering/cooperative_matrix.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 #include "scoped_env.h"
@@ -185,9 +187,19 @@ std::vector<uint32_t> lowered_by_the_library(Context& context, const char* shade
     return lowered.ok ? lowered.words : std::vector<uint32_t>{};
 }
 
+// The shaders declare N x N and N/2 x N/2 accumulators. At N = 48 the 24 x 24 ones are beyond the
+// granularity the layer advertises (16 x 16), and the lowering lays them out only over subgroups whose
+// size divides 24 (lavapipe's 4 and 8, not 16): "not supported", CTS-style, where it cannot.
+std::string unsupported_at_this_width(const Context& context, uint32_t n) {
+    if (lowering::cooperative_matrix_shape_supported(n / 2, n / 2, 2, context.subgroup_size)) return {};
+    return std::format("not supported: a {0}x{0} accumulator, beyond the advertised 16x16 granularity, over a subgroup of {1}", n / 2,
+                       context.subgroup_size);
+}
+
 void expect_library_lowering_matches_cpu(const Case& test, uint32_t n, Variant variant) {
     ShaderFeatures features;
     Context context({.layer = false, .device_features_next = features.head()});
+    if (const std::string why = unsupported_at_this_width(context, n); !why.empty()) GTEST_SKIP() << why;
     const auto words = lowered_by_the_library(context, "tests/coopmat2/subgroup_ops.comp", Specialization({test.op, n, n / 2}), variant);
     if (words.empty()) return;
     expect_matches_cpu(context, words, test, n);
@@ -240,11 +252,17 @@ TEST_P(CooperativeMatrix2Subgroup, ThroughTheLayerMatchesCpu) {
     TempDir spy;
     ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
     std::vector<uint32_t> words;
+    bool unsupported = false;
     through_the_layer({.spy = true}, [&](Context& context) {
+        if (const std::string why = unsupported_at_this_width(context, n); !why.empty()) {
+            unsupported = true;
+            GTEST_SKIP() << why;
+        }
         words = read_shader(test.reduces ? "tests/coopmat2/subgroup_ops.comp" : "tests/coopmat2/subgroup_elementwise.comp");
         expect_matches_cpu(context, words, test, n);
     });
 
+    if (unsupported) return;
     // Lowered, the driver gets a placeholder module and then the lowered one.
     const auto modules = spy.files_ending_with("-module.spv");
     const bool reached_as_written = std::any_of(modules.begin(), modules.end(), [&](const auto& m) { return read_words(m) == words; });
@@ -296,9 +314,10 @@ struct ReduceShape {
 const ReduceShape kReduceShapes[] = {{8, 8, 4, 16}, {16, 8, 8, 1},  {8, 16, 16, 4}, {16, 16, 2, 8},
                                      {8, 4, 8, 8},  {4, 8, 2, 4},   {16, 4, 4, 2},  {16, 2, 4, 8}};
 
-Specialization reduce_constants(const ReduceOp& op, const ReduceShape& s) {
+// At subgroup scope the workgroup is one subgroup of the device's.
+Specialization reduce_constants(const ReduceOp& op, const ReduceShape& s, uint32_t subgroup_size) {
     constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
-    return Specialization({op.mode, s.m, s.n, s.rm, s.rn, s.m / 2, s.n / 2, op.func, s.invocations ? s.invocations : 8,
+    return Specialization({op.mode, s.m, s.n, s.rm, s.rn, s.m / 2, s.n / 2, op.func, s.invocations ? s.invocations : subgroup_size,
                            s.invocations ? kScopeWorkgroup : kScopeSubgroup});
 }
 
@@ -339,10 +358,25 @@ std::vector<float> reduce_input(const ReduceShape& s) {
 
 constexpr const char* kReduceShader = "tests/coopmat2/subgroup_reduce_shapes.comp";
 
+// The shader's accumulators (M x N, M x RN, RM x N, RM x RN, M/2 x N/2) are smaller than the advertised
+// 16 x 16 granularity, chosen so that at 8 lanes invocations hold no element of some lines; at subgroup
+// scope over 16 lanes some of them cannot be laid out at all: "not supported" there, CTS-style.
+std::string unsupported_at_this_width(const Context& context, const ReduceShape& s) {
+    if (s.invocations != 0) return {};
+    const std::pair<uint32_t, uint32_t> shapes[] = {{s.m, s.n}, {s.m, s.rn}, {s.rm, s.n}, {s.rm, s.rn}, {s.m / 2, s.n / 2}};
+    for (const auto& [rows, columns] : shapes) {
+        if (!lowering::cooperative_matrix_shape_supported(rows, columns, 2, context.subgroup_size)) {
+            return std::format("not supported: a {}x{} accumulator, beyond the advertised 16x16 granularity, over a subgroup of {}", rows,
+                               columns, context.subgroup_size);
+        }
+    }
+    return {};
+}
+
 void expect_reduction_matches_cpu(Context& context, const std::vector<uint32_t>& words, const ReduceOp& op, const ReduceShape& s) {
     const std::vector<float> in = reduce_input(s);
     const auto [expected, columns] = reduced_on_cpu(op, s, in);
-    expect_result(context, words, reduce_constants(op, s), in, expected, columns);
+    expect_result(context, words, reduce_constants(op, s, context.subgroup_size), in, expected, columns);
 }
 
 class CooperativeMatrix2SubgroupReductionShapes : public testing::TestWithParam<std::tuple<ReduceOp, ReduceShape>> {
@@ -351,7 +385,8 @@ class CooperativeMatrix2SubgroupReductionShapes : public testing::TestWithParam<
         const auto& [op, shape] = GetParam();
         ShaderFeatures features;
         Context context({.layer = false, .device_features_next = features.head()});
-        const auto words = lowered_by_the_library(context, kReduceShader, reduce_constants(op, shape), variant);
+        if (const std::string why = unsupported_at_this_width(context, shape); !why.empty()) GTEST_SKIP() << why;
+        const auto words = lowered_by_the_library(context, kReduceShader, reduce_constants(op, shape, context.subgroup_size), variant);
         if (!words.empty()) expect_reduction_matches_cpu(context, words, op, shape);
     }
 };
@@ -368,7 +403,10 @@ TEST_P(CooperativeMatrix2SubgroupReductionShapes, LoweredForPerInvocationLoadsMa
 // 25; with force_emulation it lowers the whole module on lavapipe 26 too.
 void expect_layer_matches_cpu(const ReduceOp& op, const ReduceShape& shape, bool forced) {
     through_the_layer({.workgroup = shape.invocations != 0, .forced = forced},
-                      [&](Context& context) { expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape); });
+                      [&](Context& context) {
+                          if (const std::string why = unsupported_at_this_width(context, shape); !why.empty()) GTEST_SKIP() << why;
+                          expect_reduction_matches_cpu(context, read_shader(kReduceShader), op, shape);
+                      });
 }
 
 TEST_P(CooperativeMatrix2SubgroupReductionShapes, ThroughTheLayerMatchesCpu) {

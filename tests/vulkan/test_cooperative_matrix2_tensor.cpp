@@ -112,7 +112,9 @@ void run(const Case& test, const char* shader, uint32_t n) {
     }
     const uint32_t tensor_elements = s.element + largest + 16;
 
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper();
+    VkPhysicalDeviceVulkan13Features features13 = vku::InitStructHelper();
+    features13.maintenance4 = VK_TRUE;  // the subgroup shaders' workgroup is LocalSizeId (one subgroup)
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features13);
     features12.vulkanMemoryModel = VK_TRUE;
     features12.storageBuffer8BitAccess = VK_TRUE;  // the byte variants
     features12.shaderInt8 = VK_TRUE;

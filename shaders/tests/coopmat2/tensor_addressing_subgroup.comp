@@ -1,7 +1,7 @@
 // target-env: vulkan1.3
 #version 460
 // Tensor-addressed loads and stores of a subgroup-scope matrix (tensor_addressing.glsl).
-layout(local_size_x = 8) in;
+layout(local_size_x = 8, local_size_x_id = 90) in;  // one subgroup: the harness sets constant 90 to its size
 #define SCOPE gl_ScopeSubgroup
 #define ROWS 16
 #define COLS 16

@@ -2,7 +2,7 @@
 #version 460
 // tensor_addressing_subgroup.comp over buffers declared as bytes, as llama.cpp's attention kernels
 // declare theirs: each float component of the matrix is four array elements.
-layout(local_size_x = 8) in;
+layout(local_size_x = 8, local_size_x_id = 90) in;  // one subgroup: the harness sets constant 90 to its size
 #define SCOPE gl_ScopeSubgroup
 #define ROWS 16
 #define COLS 16

@@ -16,7 +16,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_8bit_storage : require
-layout(local_size_x = 8) in;
+layout(local_size_x = 8, local_size_x_id = 90) in;  // one subgroup: the harness sets constant 90 to its size
 layout(constant_id = 0) const uint OP = 0;
 layout(constant_id = 1) const uint Q8_0_BLOCK_BYTES = 34;  // as llama.cpp's FaBlockBytesK
 

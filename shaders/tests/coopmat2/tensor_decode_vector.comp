@@ -12,7 +12,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
-layout(local_size_x = 8) in;
+layout(local_size_x = 8, local_size_x_id = 90) in;  // one subgroup: the harness sets constant 90 to its size
 layout(constant_id = 0) const uint OP = 0;
 
 struct block_q4_16 { float16_t d; float16_t m; uint32_t qs[2]; };  // nibble i: qs[i / 8] >> 4 * (i % 8)
