@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <spirv/unified1/spirv.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
 #include <vulkan/vk_enum_string_helper.h>
 
@@ -38,6 +39,20 @@ bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view e
           "vkEnumerateDeviceExtensionProperties");
     for (const VkExtensionProperties& e : extensions) {
         if (extension == e.extensionName) return true;
+    }
+    return false;
+}
+
+bool declares_spec_id(std::span<const uint32_t> spirv, uint32_t spec_id) {
+    constexpr size_t kHeaderWords = 5;
+    for (size_t at = kHeaderWords; at < spirv.size();) {
+        const uint32_t count = spirv[at] >> 16;
+        if (count == 0 || at + count > spirv.size()) return false;
+        if ((spirv[at] & 0xFFFFu) == spv::OpDecorate && count == 4 && spirv[at + 2] == spv::DecorationSpecId &&
+            spirv[at + 3] == spec_id) {
+            return true;
+        }
+        at += count;
     }
     return false;
 }
@@ -200,7 +215,8 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
     layout_info.pPushConstantRanges = &range;
     check(vk.vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout), "vkCreatePipelineLayout");
 
-    // The caller's constants, and the subgroup size as kSubgroupWorkgroupConstant unless it gave that one.
+    // The caller's constants, and the subgroup size as kSubgroupWorkgroupConstant where the module declares
+    // it and the caller did not give it (only then: other pipelines keep the application's exact info).
     std::vector<VkSpecializationMapEntry> entries;
     std::vector<std::byte> data;
     if (specialization) {
@@ -208,7 +224,8 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
         const auto* given = static_cast<const std::byte*>(specialization->pData);
         data.assign(given, given + specialization->dataSize);
     }
-    if (std::none_of(entries.begin(), entries.end(), [](const auto& e) { return e.constantID == kSubgroupWorkgroupConstant; })) {
+    const bool given = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.constantID == kSubgroupWorkgroupConstant; });
+    if (!given && declares_spec_id(spirv, kSubgroupWorkgroupConstant)) {
         entries.push_back({kSubgroupWorkgroupConstant, static_cast<uint32_t>(data.size()), sizeof subgroup_size});
         const auto* bytes = reinterpret_cast<const std::byte*>(&subgroup_size);
         data.insert(data.end(), bytes, bytes + sizeof subgroup_size);

@@ -41,6 +41,9 @@ bool lists_device_extension(VkPhysicalDevice physical_device, std::string_view e
 // run at lavapipe's every subgroup size (4, 8, 16 with LP_NATIVE_VECTOR_WIDTH 128, 256, 512).
 inline constexpr uint32_t kSubgroupWorkgroupConstant = 90;
 
+// Whether `spirv` decorates a specialization constant with SpecId `spec_id`.
+bool declares_spec_id(std::span<const uint32_t> spirv, uint32_t spec_id);
+
 struct ContextOptions {
     bool layer = true;  // VK_LAYER_POLYFILL_extensions
     bool spy = false;   // the recording layer below it (tests/spy_layer)
@@ -98,7 +101,8 @@ class Context {
     // `buffers` (freed with the pool, or by the caller).
     VkDescriptorSet storage_buffer_set(VkDescriptorSetLayout layout, std::span<const Buffer* const> buffers);
     // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1; its
-    // specialization is `specialization` and the subgroup size as kSubgroupWorkgroupConstant.
+    // specialization is `specialization`, and the subgroup size as kSubgroupWorkgroupConstant where the
+    // module declares that one and `specialization` does not give it.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,
                                             const VkSpecializationInfo* specialization = nullptr,

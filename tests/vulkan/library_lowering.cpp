@@ -46,7 +46,8 @@ std::vector<uint32_t> with_specialization(std::span<const uint32_t> words, const
 
 // The pipeline's value of the constant that makes a test shader's workgroup one subgroup
 // (kSubgroupWorkgroupConstant), as Context::create_compute_pipeline gives it, unless the test gives its own.
-lowering::Options with_one_subgroup_workgroup(lowering::Options options, uint32_t subgroup_size) {
+lowering::Options with_one_subgroup_workgroup(std::span<const uint32_t> words, lowering::Options options, uint32_t subgroup_size) {
+    if (!declares_spec_id(words, kSubgroupWorkgroupConstant)) return options;
     for (const lowering::SpecializationValue& value : options.specialization) {
         if (value.spec_id == kSubgroupWorkgroupConstant) return options;
     }
@@ -63,7 +64,7 @@ void write(const std::filesystem::path& path, std::span<const uint32_t> words) {
 }  // namespace
 
 lowering::Result lower_and_dump(std::span<const uint32_t> words, const lowering::Target& target, const lowering::Options& given) {
-    const lowering::Options options = with_one_subgroup_workgroup(given, target.subgroup_size);
+    const lowering::Options options = with_one_subgroup_workgroup(words, given, target.subgroup_size);
     lowering::Result result = lowering::lower(words, target, options);
     const char* directory = std::getenv("VK_POLYFILL_EXTENSIONS_DUMP_DIR");
     if (directory == nullptr || *directory == '\0') return result;
