@@ -73,11 +73,11 @@ std::vector<ExecutableStatistics> read_pipeline_statistics(VkDevice device, cons
 CompilerFigures compiler_figures(const ExecutableStatistics& s) {
     // RADV (ACO): "Inverse Throughput" is ACO's static estimate of cycles per wave through the shader
     // once (loops counted once). NAK: "Static cycle count", its scheduler's count for one pass; "SLM
-    // size" its local (scratch) memory per thread. Turnip (ir3): no cycle estimate; spills show as
-    // private-memory stores ("STP Count", instructions, not registers). Honeykrisp (AGX): no estimate.
+    // size" its local (scratch) memory per thread. Turnip (ir3): no cycle estimate and no spill count (its
+    // private-memory stores, "STP Count", are local arrays as much as spills). Honeykrisp (AGX): no estimate.
     CompilerFigures f;
     f.registers = first_of(s, {"VGPRs", "Number of GPRs", "Registers used", "GPRs"});
-    f.spilled = sum_of(s, {"Spilled VGPRs", "Spilled SGPRs", "Spills to memory", "Spills", "STP Count"});
+    f.spilled = sum_of(s, {"Spilled VGPRs", "Spilled SGPRs", "Spills to memory", "Spills"});
     f.scratch = first_of(s, {"Scratch size", "SLM size", "Scratch"});
     f.shared = first_of(s, {"LDS size", "Shared memory size"});
     f.occupancy = first_of(s, {"Subgroups per SIMD", "Max warps/SM", "Max Waves Per Core", "Threads"});

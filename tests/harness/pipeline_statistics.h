@@ -25,7 +25,7 @@ std::vector<ExecutableStatistics> read_pipeline_statistics(VkDevice device, cons
 // its own names (pipeline_statistics.cpp lists them per compiler); absent when it reports none.
 struct CompilerFigures {
     std::optional<double> registers;     // per invocation: AMD VGPRs, NVIDIA GPRs, Adreno registers, Apple GPRs
-    std::optional<double> spilled;       // AMD VGPRs + SGPRs, NVIDIA and Apple spills, Adreno spill stores
+    std::optional<double> spilled;       // AMD VGPRs + SGPRs, NVIDIA and Apple spills (Adreno reports none)
     std::optional<double> scratch;       // scratch memory, bytes (NVIDIA: per thread)
     std::optional<double> shared;        // shared memory (LDS), bytes
     std::optional<double> occupancy;     // AMD subgroups per SIMD, NVIDIA warps per SM, Adreno waves, Apple threads
