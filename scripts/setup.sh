@@ -13,7 +13,8 @@ set -euo pipefail
 # vulkan-validationlayers: the tests' validation.* runs put the Khronos validation layer under ours.
 # mesa-drm-shim: fakes the kernel drivers of AMD, NVIDIA and Adreno GPUs, so Mesa's real Vulkan drivers
 # start here and compile pipelines with the real GPU compilers (scripts/gpu-proxy.sh).
-ROOT_PACKAGES="g++ cmake ninja-build ccache python3 patchelf glslang-tools glslang-dev spirv-tools
+# glslc: engines build their shaders with it (scripts/gpu/engine-kernels.sh runs llama.cpp's generator).
+ROOT_PACKAGES="g++ cmake ninja-build ccache python3 patchelf glslang-tools glslang-dev glslc spirv-tools
   spirv-headers libvulkan-dev vulkan-utility-libraries-dev libvulkan-volk-dev libgtest-dev
   mesa-vulkan-drivers vulkan-tools vulkan-validationlayers clang libclang-rt-dev gnuplot-nox valgrind
   mesa-drm-shim"

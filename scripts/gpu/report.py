@@ -1,6 +1,8 @@
 """Tables of a scripts/gpu-sweep.sh run: the capability matrix (feature bits x devices) with the reasons
-for what is unavailable, and the compile-only statistics per GPU and kernel. Writes capabilities.md and
-compile.md beside the JSON and prints them.
+for what is unavailable; the compile-only statistics per GPU and kernel, of the benchmark kernels and of
+llama.cpp's; and per GPU, the suite's modules: how many were created within the budgets, the heaviest,
+and every failure. Writes capabilities.md, compile.md, engine.md and modules.md beside the JSON and
+prints them.
   python3 scripts/gpu/report.py DIR"""
 import glob
 import json
@@ -55,19 +57,22 @@ def figure(value):
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
-def compile_table(directory):
+def failure_text(r):
+    return {124: "over the sweep's time limit", 134: "the process aborted (memory cap?)",
+            139: "the process crashed (memory cap?)"}.get(r["failed"], f"exit {r['failed']}")
+
+
+def compile_table(directory, part="compile"):
     lines = ["| GPU | kernel | route | registers | spilled | scratch B | shared B | occupancy | instructions | "
              "cycle estimate | CPU s | peak MiB | budgets not met |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
-    for gpu_dir in sorted(glob.glob(os.path.join(directory, "compile", "*"))):
+    for gpu_dir in sorted(glob.glob(os.path.join(directory, part, "*"))):
         gpu = os.path.basename(gpu_dir)
         for path in sorted(glob.glob(os.path.join(gpu_dir, "*.json"))):
             kernel = os.path.basename(path)[:-5]
             r = load(path)
             if "failed" in r:
-                why = {124: "over the sweep's time limit", 134: "the process aborted (memory cap?)",
-                       139: "the process crashed (memory cap?)"}.get(r["failed"], f"exit {r['failed']}")
-                lines.append(f"| {gpu} | {kernel} | | | | | | | | | | | all: {why} |")
+                lines.append(f"| {gpu} | {kernel} | | | | | | | | | | | all: {failure_text(r)} |")
                 continue
             if r["problem"].startswith("not applicable"):
                 lines.append(f"| {gpu} | {kernel} | {r['route']} | {r['problem']} | | | | | | | | | |")
@@ -87,11 +92,35 @@ def compile_table(directory):
     return "\n".join(lines) + "\n" + notes
 
 
+def modules_table(directory):
+    lines = ["| GPU | modules | created | within 10 s | within 2 GiB | no spills | most registers | most spilled |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    failures = []
+    for gpu_dir in sorted(glob.glob(os.path.join(directory, "modules", "*"))):
+        gpu = os.path.basename(gpu_dir)
+        records = [load(p) for p in sorted(glob.glob(os.path.join(gpu_dir, "*.json")))]
+        made = [r for r in records if "failed" not in r and not r["problem"]]
+        for path, r in zip(sorted(glob.glob(os.path.join(gpu_dir, "*.json"))), records):
+            if "failed" in r or r["problem"]:
+                name = os.path.basename(path)[:-5].replace("~", "/")
+                failures.append(f"- {gpu}, {name}: " + (failure_text(r) if "failed" in r else r["problem"][:300]))
+        met = lambda budget: sum(1 for r in made if r["verdicts"][budget])
+        heaviest = lambda key: max(made, key=lambda r: r[key] or 0, default=None)
+        most = lambda key: (f"{figure(heaviest(key)[key])} ({heaviest(key)['kernel']})" if made and heaviest(key)[key] else "")
+        lines.append(f"| {gpu} | {len(records)} | {len(made)} | {met('time')} | {met('memory')} | {met('spills')} | "
+                     f"{most('registers')} | {most('spilled')} |")
+    return "\n".join(lines) + "\n\n" + ("Not created:\n" + "\n".join(failures) if failures else "Every module was created.") + "\n"
+
+
 def main():
     directory = sys.argv[1]
     outputs = [("capabilities.md", "## Capability matrix\n\n" + capabilities_table(directory))]
     if glob.glob(os.path.join(directory, "compile", "*", "*.json")):
         outputs.append(("compile.md", "## Compile-only statistics on the GPU proxies\n\n" + compile_table(directory)))
+    if glob.glob(os.path.join(directory, "engine", "*", "*.json")):
+        outputs.append(("engine.md", "## llama.cpp's kernels on the GPU proxies\n\n" + compile_table(directory, "engine")))
+    if glob.glob(os.path.join(directory, "modules", "*", "*.json")):
+        outputs.append(("modules.md", "## The suite's compute modules on the GPU proxies\n\n" + modules_table(directory)))
     for name, text in outputs:
         with open(os.path.join(directory, name), "w") as f:
             f.write(text)

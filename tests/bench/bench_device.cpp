@@ -285,12 +285,6 @@ std::string BenchDevice::flexible_unavailable(const MatrixShape& shape, uint32_t
            " (offered:" + (offered.empty() ? " none" : offered) + ")";
 }
 
-std::string BenchDevice::layer_problems() const {
-    std::string text;
-    for (const test::DebugMessage& m : messages_.all()) {
-        if (m.severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) text += (text.empty() ? "" : "; ") + m.text;
-    }
-    return text;
-}
+std::string BenchDevice::layer_problems() const { return messages_.problems(); }
 
 }  // namespace vkpolyfill::bench

@@ -48,6 +48,14 @@ std::string DebugMessages::dump() const {
     return text.empty() ? "  (no messages)\n" : text;
 }
 
+std::string DebugMessages::problems() const {
+    std::string text;
+    for (const DebugMessage& m : all()) {
+        if (m.severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) text += (text.empty() ? "" : "; ") + m.text;
+    }
+    return text;
+}
+
 ScopedMessenger::ScopedMessenger(VkInstance instance, DebugMessages& messages) : instance_(instance) {
     const VkDebugUtilsMessengerCreateInfoEXT info = messages.create_info();
     check(vkCreateDebugUtilsMessengerEXT(instance_, &info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");

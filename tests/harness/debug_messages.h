@@ -26,6 +26,8 @@ class DebugMessages {
     // Messages whose id is `id` and whose text contains `fragment`.
     size_t count(const std::string& id, const std::string& fragment = "") const;
     std::string dump() const;  // for failure output
+    // The texts of the warnings and errors, joined with "; " (a failure's reasons).
+    std::string problems() const;
 
   private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,

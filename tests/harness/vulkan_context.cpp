@@ -57,6 +57,21 @@ bool declares_spec_id(std::span<const uint32_t> spirv, uint32_t spec_id) {
     return false;
 }
 
+Specialization::Specialization(std::span<const uint32_t> spirv, const VkSpecializationInfo* given, uint32_t subgroup_size) {
+    if (given) {
+        entries_.assign(given->pMapEntries, given->pMapEntries + given->mapEntryCount);
+        const auto* bytes = static_cast<const std::byte*>(given->pData);
+        data_.assign(bytes, bytes + given->dataSize);
+    }
+    const bool gives_it = std::any_of(entries_.begin(), entries_.end(), [](const auto& e) { return e.constantID == kSubgroupWorkgroupConstant; });
+    if (!gives_it && declares_spec_id(spirv, kSubgroupWorkgroupConstant)) {
+        entries_.push_back({kSubgroupWorkgroupConstant, static_cast<uint32_t>(data_.size()), sizeof subgroup_size});
+        const auto* bytes = reinterpret_cast<const std::byte*>(&subgroup_size);
+        data_.insert(data_.end(), bytes, bytes + sizeof subgroup_size);
+    }
+    info = {static_cast<uint32_t>(entries_.size()), entries_.data(), data_.size(), data_.data()};
+}
+
 namespace {
 
 uint32_t find_compute_queue_family(VkPhysicalDevice physical_device) {
@@ -215,26 +230,11 @@ ComputePipeline Context::create_compute_pipeline(std::span<const uint32_t> spirv
     layout_info.pPushConstantRanges = &range;
     check(vk.vkCreatePipelineLayout(device, &layout_info, nullptr, &p.layout), "vkCreatePipelineLayout");
 
-    // The caller's constants, and the subgroup size as kSubgroupWorkgroupConstant where the module declares
-    // it and the caller did not give it (only then: other pipelines keep the application's exact info).
-    std::vector<VkSpecializationMapEntry> entries;
-    std::vector<std::byte> data;
-    if (specialization) {
-        entries.assign(specialization->pMapEntries, specialization->pMapEntries + specialization->mapEntryCount);
-        const auto* given = static_cast<const std::byte*>(specialization->pData);
-        data.assign(given, given + specialization->dataSize);
-    }
-    const bool given = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.constantID == kSubgroupWorkgroupConstant; });
-    if (!given && declares_spec_id(spirv, kSubgroupWorkgroupConstant)) {
-        entries.push_back({kSubgroupWorkgroupConstant, static_cast<uint32_t>(data.size()), sizeof subgroup_size});
-        const auto* bytes = reinterpret_cast<const std::byte*>(&subgroup_size);
-        data.insert(data.end(), bytes, bytes + sizeof subgroup_size);
-    }
-    const VkSpecializationInfo constants{static_cast<uint32_t>(entries.size()), entries.data(), data.size(), data.data()};
+    const Specialization constants(spirv, specialization, subgroup_size);
     VkComputePipelineCreateInfo pipeline_info = vku::InitStructHelper();
     pipeline_info.flags = flags;
     pipeline_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                           p.module, "main", &constants};
+                           p.module, "main", &constants.info};
     pipeline_info.layout = p.layout;
     check(vk.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &p.pipeline),
           "vkCreateComputePipelines");

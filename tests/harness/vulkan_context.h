@@ -2,6 +2,7 @@
 // the real loader, with or without the layer), buffers, compute dispatches and readback.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -43,6 +44,21 @@ inline constexpr uint32_t kSubgroupWorkgroupConstant = 90;
 
 // Whether `spirv` decorates a specialization constant with SpecId `spec_id`.
 bool declares_spec_id(std::span<const uint32_t> spirv, uint32_t spec_id);
+
+// A pipeline's specialization: the caller's constants (`given`, may be null), and the subgroup size as
+// kSubgroupWorkgroupConstant where the module declares that one and the caller did not give it (only
+// then: other pipelines keep the application's exact info).
+class Specialization {
+  public:
+    Specialization(std::span<const uint32_t> spirv, const VkSpecializationInfo* given, uint32_t subgroup_size);
+    Specialization(const Specialization&) = delete;
+    Specialization& operator=(const Specialization&) = delete;
+    VkSpecializationInfo info{};
+
+  private:
+    std::vector<VkSpecializationMapEntry> entries_;
+    std::vector<std::byte> data_;
+};
 
 struct ContextOptions {
     bool layer = true;  // VK_LAYER_POLYFILL_extensions
@@ -100,9 +116,8 @@ class Context {
     // A descriptor set of `layout` from the context's pool, bindings 0..n-1 the storage buffers
     // `buffers` (freed with the pool, or by the caller).
     VkDescriptorSet storage_buffer_set(VkDescriptorSetLayout layout, std::span<const Buffer* const> buffers);
-    // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1; its
-    // specialization is `specialization`, and the subgroup size as kSubgroupWorkgroupConstant where the
-    // module declares that one and `specialization` does not give it.
+    // A compute pipeline whose set 0 has `storage_buffers` storage buffers at bindings 0..n-1,
+    // specialized as Specialization says.
     ComputePipeline create_compute_pipeline(std::span<const uint32_t> spirv, uint32_t storage_buffers,
                                             uint32_t push_constant_bytes,
                                             const VkSpecializationInfo* specialization = nullptr,
