@@ -38,13 +38,14 @@ if [ -z "${VKPOLYFILL_IN_ROOT:-}" ]; then
   exec unshare ${unshare_user:-} --mount --fork -- env VKPOLYFILL_IN_ROOT=1 bash "$0" "$@"
 fi
 
-# Here: a private mount namespace, still outside the root.
+# Here: a private mount namespace, still outside the root. A fresh /tmp first, so that a clone or a
+# cache under the host's /tmp, bound next, stays visible.
+mount -t tmpfs tmpfs "$VKPOLYFILL_ROOT/tmp"
 for d in "$VKPOLYFILL_REPO" "$CCACHE_DIR"; do
   mkdir -p "$VKPOLYFILL_ROOT$d"
   mount --rbind "$d" "$VKPOLYFILL_ROOT$d"
 done
 for d in proc sys dev; do mount --rbind "/$d" "$VKPOLYFILL_ROOT/$d"; done
-mount -t tmpfs tmpfs "$VKPOLYFILL_ROOT/tmp"
 cwd=$PWD
 case $cwd in "$VKPOLYFILL_REPO"*) ;; *) cwd=$VKPOLYFILL_REPO ;; esac
 export VKPOLYFILL_ICD_PLAIN="/$VKPOLYFILL_LVP25_REL/lvp25_icd.json"

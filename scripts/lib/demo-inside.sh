@@ -39,7 +39,7 @@ echo
 echo "== An f16 GEMM written with cooperative matrices, run through the layer on this device"
 echo "   (emulated with force_emulation where the driver has the extension; results checked on the CPU)"
 "$VKPOLYFILL_BUILD_DIR/tests/bench/vkpolyfill_bench" --driver system --sizes 256 --reps 3 \
-  --only emulated,native,scalar --coopmat tm=16,tn=16,tk=16 2>&1 | grep -E '^\| (size|---|256)' | cut -c1-150
+  --only emulated,native,scalar --coopmat tm=16,tn=16,tk=16 2>&1 | grep -E '^\| (size|---|256)'
 
 echo
 echo "== An attention block written with VK_NV_cooperative_matrix2 (reduce, per-element, conversion), lowered by the layer"
