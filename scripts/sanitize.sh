@@ -3,7 +3,7 @@
 # the Vulkan cases of the layer's own objects, misuse and threads; TSan over the concurrency stress.
 #   scripts/sanitize.sh                              both bounded runs
 #   scripts/sanitize.sh asan|tsan [ctest args...]    one preset: its bounded cases, or the ctest arguments
-# The whole suite under a sanitizer is `scripts/test.sh asan|tsan` (hours on this machine: README, Hardening).
+# The whole suite under a sanitizer is `scripts/test.sh asan|tsan` (hours on this machine: docs/hardening.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The layer's paths a Vulkan case reaches once per driver are taken on lavapipe 25, where every

@@ -10,14 +10,14 @@ start=$SECONDS
 bash scripts/setup.sh
 bash scripts/build.sh "$preset"
 # ctest runs the suites through the conformance script: its summary per extension, coverage and
-# results/JUnit files come with the one run (README: Conformance runs). The cooperative-matrix suites at
+# results/JUnit files come with the one run (docs/testing.md: Conformance runs). The cooperative-matrix suites at
 # lavapipe's other subgroup sizes (4 and 16) run as a spread sample; scripts/conformance.sh runs them all.
 case $preset in asan|tsan) . scripts/lib/sanitizers.sh && sanitizer_environment ;; esac
 VKPOLYFILL_BUILD_DIR="build/$preset" scripts/conformance.sh -j "$(nproc)" --spread subgroup-widths "$@"
 case $preset in asan|tsan) sanitizer_reports "build/$preset" ;; esac
 # The whole suite ends with a short fuzz run of the lowering (a count of inputs from a fixed seed: the
 # same mutations, nearly the same inputs; a failure's crash file is its reproducer) and the bounded
-# sanitizer runs (README: Hardening).
+# sanitizer runs (docs/hardening.md).
 if [ $# -eq 0 ] && [ "$preset" = release ]; then
   bash scripts/fuzz.sh --runs 20000 --seed 1
   bash scripts/sanitize.sh

@@ -3,7 +3,7 @@ statistics). vkpolyfill_bench's GEMM JSON is read here; the other benchmarks wri
 schema (tests/bench/figures.h) with --json."""
 import json
 
-GEMM_METRIC = "process_cpu_ms"  # what the README's GEMM tables report
+GEMM_METRIC = "process_cpu_ms"  # what the GEMM tables in docs/cooperative_matrix*.md report
 
 
 def _stats(measured):

@@ -1,4 +1,4 @@
-"""scripts/conformance.sh: the project's suites as a CTS-style conformance run (see README,
+"""scripts/conformance.sh: the project's suites as a CTS-style conformance run (see docs/testing.md,
 "Conformance runs"). Runs inside scripts/env.sh; ctest runs the tests."""
 import argparse
 import fnmatch

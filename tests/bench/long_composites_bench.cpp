@@ -3,8 +3,8 @@
 // constant), the layer's cost at pipeline creation. (2) At run time, without the layer: the lowered
 // table_in_buffer shader, whose lookups go through the split table type (a division per lookup and a
 // nested array in memory), against table_buffer, the same lookups from a plain storage-buffer array.
-// The Private-variable shader itself does not run on lavapipe in useful time (README, [L]). Not a
-// ctest test: run it through scripts/env.sh,
+// The Private-variable shader itself does not run on lavapipe in useful time (docs/long_composites.md,
+// Lavapipe and long tables). Not a ctest test: run it through scripts/env.sh,
 //   build/<preset>/tests/bench/vkpolyfill_long_composites_bench [--driver plain|native|system]
 //       [--invocations N] [--repetitions R] [--json PATH]   (--json: the figures for scripts/bench.sh's report)
 #include <chrono>

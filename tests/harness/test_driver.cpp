@@ -20,7 +20,7 @@ bool use_test_driver(const char* layer_manifest_path) {
     setenv("VK_DRIVER_FILES", icd, 1);
     // lavapipe 26 (LLVM 21) computes wrong results with AVX-512: the same lowered module (spirv-val
     // clean) runs right on lavapipe 25 on that CPU and on lavapipe 26 with AVX-512 off or 128-bit
-    // vectors (README, Known driver defects). Its tests run with Mesa's own switch that leaves AVX-512 out.
+    // vectors (docs/real_gpus.md, Known driver defects). Its tests run with Mesa's own switch that leaves AVX-512 out.
     if (name == "native" && __builtin_cpu_supports("avx512f")) setenv("GALLIUM_OVERRIDE_CPU_CAPS", "avx", 0);
     setenv("VK_ADD_LAYER_PATH", layer_manifest_path, 1);
     return true;

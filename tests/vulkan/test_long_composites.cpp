@@ -96,7 +96,7 @@ TEST(LongComposites, StructWithARuntimeArrayKeepsItsLength) {
 // The table constant is read at the sample indexes; the dynamic lookups read a storage buffer whose
 // array has the table's own type, so it is split too (keeping every element's offset). Lavapipe would
 // compile lookups into the constant itself (a Private variable) element by element: minutes already at
-// a few thousand elements (README, [L]).
+// a few thousand elements (docs/long_composites.md, Lavapipe and long tables).
 TEST(LongComposites, ConstantTableOf100000FloatsIsLookedUp) {
     constexpr uint32_t n = modules::kTableElements;
     Context context({});
