@@ -5,9 +5,9 @@
 # verdicts (10 s and 2 GiB per pipeline, no spills); with --engine, llama.cpp's kernels too. Each kernel
 # compiles in a process of its own under the proxy's memory cap and a time limit, so a compiler that runs
 # away costs that kernel.
-#   scripts/gpu-sweep.sh [--capabilities] [--no-modules] [--engine SOURCE] [--gpus a,b,...] [--out DIR]
+#   scripts/gpu-sweep.sh [--capabilities] [--skip kernels,modules] [--engine SOURCE] [--gpus a,b,...] [--out DIR]
 #     --capabilities  the capability matrix only (what scripts/demo.sh shows)
-#     --no-modules    not the suite's modules (the longest part: about 150 modules per GPU)
+#     --skip          leave out the benchmark kernels, or the suite's modules (about 150 per GPU), or both
 #     --engine        a checkout of llama.cpp or ggml: its kernels built as its build builds them and
 #                     compiled with the constants it sets per GPU (scripts/gpu/engine_kernels.py)
 #     --gpus          these proxies only (scripts/gpu-proxy.sh --list names them)
@@ -32,13 +32,13 @@ if [ -z "${VKPOLYFILL_ICD_NATIVE:-}" ]; then
   exec scripts/env.sh bash scripts/gpu-sweep.sh ${args[@]+"${args[@]}"}
 fi
 
-only_capabilities=0 modules=1 engine=
+only_capabilities=0 skip= engine=
 gpus=$(scripts/gpu-proxy.sh --list | awk '{ print $1 }')
 out=$VKPOLYFILL_BUILD_DIR/gpu-sweep
 while [ $# -gt 0 ]; do
   case $1 in
     --capabilities) only_capabilities=1 ;;
-    --no-modules) modules=0 ;;
+    --skip) skip=,$2, ; shift ;;
     --engine) engine=$2; shift ;;
     --gpus) gpus=${2//,/ }; shift ;;
     --out) out=$2; shift ;;
@@ -75,7 +75,7 @@ for gpu in $gpus; do
   i=$((i + 1))
 done
 
-if [ $only_capabilities = 0 ]; then
+if [ $only_capabilities = 0 ] && [[ $skip != *,kernels,* ]]; then
   kernels=$("$compile" --list | awk '{ print $1 }')
   for gpu in $gpus; do
     mkdir -p "$out/compile/$gpu"
@@ -99,14 +99,14 @@ if [ $only_capabilities = 0 ] && [ -n "$engine" ]; then
   done
 fi
 
-if [ $only_capabilities = 0 ] && [ $modules = 1 ]; then
+if [ $only_capabilities = 0 ] && [[ $skip != *,modules,* ]]; then
   shaders=$VKPOLYFILL_BUILD_DIR/shaders
   for gpu in $gpus; do
     echo "[gpu-sweep] $gpu: the suite's compute modules" >&2
     mkdir -p "$out/modules/$gpu"
     (cd "$shaders" && find tests bench -name '*.comp.spv' | sort) | while read -r module; do
       name=${module%.comp.spv}
-      record "$out/modules/$gpu/${name//\//~}.json" timeout 300 scripts/gpu-proxy.sh "$gpu" "$compile" \
+      record "$out/modules/$gpu/$(echo "$name" | tr / +).json" timeout 300 scripts/gpu-proxy.sh "$gpu" "$compile" \
         --spirv "$shaders/$module" --route emulated --name "$name" --json
     done
   done

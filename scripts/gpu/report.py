@@ -102,7 +102,7 @@ def modules_table(directory):
         made = [r for r in records if "failed" not in r and not r["problem"]]
         for path, r in zip(sorted(glob.glob(os.path.join(gpu_dir, "*.json"))), records):
             if "failed" in r or r["problem"]:
-                name = os.path.basename(path)[:-5].replace("~", "/")
+                name = os.path.basename(path)[:-5].replace("+", "/")
                 failures.append(f"- {gpu}, {name}: " + (failure_text(r) if "failed" in r else r["problem"][:300]))
         met = lambda budget: sum(1 for r in made if r["verdicts"][budget])
         heaviest = lambda key: max(made, key=lambda r: r[key] or 0, default=None)

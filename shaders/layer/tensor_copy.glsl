@@ -1,4 +1,4 @@
-// vkCmdCopyTensorARM's compute copy of one region (layer/tensor_copy.cpp). The region's innermost
+// vkCmdCopyTensorARM's compute copy of one region (layer/tensors/tensor_copy.cpp). The region's innermost
 // dimension is split into chunks of `chunk` elements; invocation i copies chunk i % chunks_per_row of
 // row i / chunks_per_row (rows in row-major order of the outer dimensions), so index arithmetic is
 // paid per chunk rather than per element. Strides and bases are in elements; ELEMENT is the

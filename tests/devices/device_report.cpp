@@ -147,7 +147,7 @@ DeviceReport read_device(bool layer, DebugMessages* messages) {
 }
 
 std::map<std::string, Decision> layer_decisions(const DebugMessages& messages) {
-    // "<device>: <extension> <provision> (<reason>)", see layer/instance_data.cpp; the device's name
+    // "<device>: <extension> <provision> (<reason>)", see layer/core/instance_data.cpp; the device's name
     // may hold ": " and " (" itself ("AMD Radeon RX 6800 (RADV NAVI21)").
     std::map<std::string, Decision> decisions;
     for (const DebugMessage& m : messages.all()) {

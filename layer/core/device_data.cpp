@@ -1,0 +1,10 @@
+#include "core/device_data.h"
+
+namespace vkpolyfill {
+
+DispatchMap<DeviceData>& devices() {
+    static DispatchMap<DeviceData> map;
+    return map;
+}
+
+}  // namespace vkpolyfill

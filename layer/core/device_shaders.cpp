@@ -1,0 +1,59 @@
+#include "core/device_shaders.h"
+
+#include "tile_image/capability_ext_shader_tile_image.h"
+#include "cooperative_matrix/capability_nv_cooperative_matrix2.h"
+
+namespace vkpolyfill {
+namespace {
+
+// The SPIR-V versions each Vulkan version must consume.
+uint32_t spirv_version_for(uint32_t api_version) {
+    if (api_version >= VK_API_VERSION_1_3) return 0x00010600;
+    if (api_version >= VK_API_VERSION_1_2) return 0x00010500;
+    if (api_version >= VK_API_VERSION_1_1) return 0x00010300;
+    return 0x00010000;
+}
+
+// Whether the driver loads a value every invocation of a subgroup reads from one address once per
+// subgroup. GPUs do (scalar or uniform loads); lavapipe does from Mesa 26 on. Lavapipe 25.0.7 loads it
+// per invocation (measured: the workgroup GEMM's A and B in subgroup bands made it 1.4x slower there
+// and 1.6x faster on 26.1.6); it reports driverVersion 0.0.1, Mesa 26 its own version, so
+// an older lavapipe (or one reporting no version) counts as per invocation.
+// The `uniform_loads` setting overrides it (a driver that mishandles one form can be given the other).
+bool scalar_uniform_loads(const PhysicalDeviceFacts& facts, UniformLoads setting) {
+    if (setting != UniformLoads::Auto) return setting == UniformLoads::Scalar;
+    return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || VK_API_VERSION_MAJOR(facts.properties.driverVersion) >= 26;
+}
+
+// Whether compute shaders may shuffle and broadcast values between a subgroup's invocations.
+bool subgroup_shuffles(const PhysicalDeviceFacts& facts, uint32_t spirv_version) {
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+    return spirv_version >= 0x00010300 && (facts.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+           (facts.subgroup.supportedOperations & needed) == needed;
+}
+
+}  // namespace
+
+std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
+                                                   uint32_t api_version, const VkDeviceCreateInfo* create_info,
+                                                   const Settings& settings) {
+    if (enabled == 0) return nullptr;
+    lowering::Target target;
+    target.vulkan_version = api_version;
+    target.spirv_version = spirv_version_for(api_version);
+    target.max_shared_memory_bytes = record.facts.properties.limits.maxComputeSharedMemorySize;
+    // What the layer reported reserving: a shader that fits the rest must not fail for the lowering's sake.
+    if (enabled & lowering::bit(lowering::Emulated::NvCooperativeMatrix2)) {
+        target.reserved_shared_memory_bytes = reserved_shared_memory(record.facts);
+    }
+    target.emulate = enabled;
+    target.native = record.native_set();
+    target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+    target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
+    target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
+    target.tile_image = tile_image_target(record.facts);
+    return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),
+                                          settings.cache_dir);
+}
+
+}  // namespace vkpolyfill

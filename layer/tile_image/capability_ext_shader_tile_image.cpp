@@ -1,0 +1,166 @@
+// VK_EXT_shader_tile_image as a Capability: when the driver has it, what the emulation needs, what the
+// layer reports for it (features, properties, and the descriptor limits it takes), and what it turns
+// on at vkCreateDevice.
+#include "tile_image/capability_ext_shader_tile_image.h"
+
+#include <algorithm>
+
+#include <vulkan/utility/vk_safe_struct_utils.hpp>
+#include <vulkan/utility/vk_struct_helper.hpp>
+
+#include "core/extension_list.h"
+#include "core/feature_enabling.h"
+#include "tile_image/tile_image_descriptors.h"
+
+namespace vkpolyfill {
+namespace {
+
+constexpr const char* kExtension = VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME;
+
+bool has_local_read_extension(const PhysicalDeviceFacts& facts) {
+    return facts.native_spec_version(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME) != 0;
+}
+
+// Vulkan 1.4 made local reads of depth/stencil and multisampled attachments optional; the extension
+// has them all.
+bool depth_stencil_local_reads(const PhysicalDeviceFacts& facts) {
+    return has_local_read_extension(facts) || facts.vulkan14_properties.dynamicRenderingLocalReadDepthStencilAttachments;
+}
+
+bool multisampled_local_reads(const PhysicalDeviceFacts& facts) {
+    return has_local_read_extension(facts) || facts.vulkan14_properties.dynamicRenderingLocalReadMultisampledAttachments;
+}
+
+bool depth_reads(const PhysicalDeviceFacts& facts) {
+    return depth_stencil_local_reads(facts) && facts.rasterization_order.rasterizationOrderDepthAttachmentAccess;
+}
+
+bool stencil_reads(const PhysicalDeviceFacts& facts) {
+    return depth_stencil_local_reads(facts) && facts.rasterization_order.rasterizationOrderStencilAttachmentAccess;
+}
+
+std::string missing_requirements(const PhysicalDeviceFacts& facts) {
+    std::string missing;
+    auto need = [&missing](const char* what) { missing += (missing.empty() ? "needs " : ", ") + std::string(what); };
+    if (!facts.vulkan13.dynamicRendering) need("dynamicRendering");
+    if (!facts.local_read.dynamicRenderingLocalRead) need("dynamicRenderingLocalRead");
+    if (!multisampled_local_reads(facts)) need("local reads of multisampled attachments");
+    // Coherent reads, the extension's default, are ordered by rasterization-order attachment access;
+    // fragment-shader interlock orders only the shader's own memory accesses, not the attachment
+    // writes after it, so it cannot stand in.
+    if (!facts.rasterization_order.rasterizationOrderColorAttachmentAccess) need("rasterizationOrderColorAttachmentAccess");
+    if (!facts.vulkan12.descriptorBindingPartiallyBound) need("descriptorBindingPartiallyBound");
+    if (!facts.vulkan12.shaderInputAttachmentArrayDynamicIndexing) need("shaderInputAttachmentArrayDynamicIndexing");
+    if (!facts.vulkan12.separateDepthStencilLayouts) need("separateDepthStencilLayouts");
+    const VkPhysicalDeviceLimits& limits = facts.properties.limits;
+    if (limits.maxBoundDescriptorSets < 2 || limits.maxPerStageDescriptorInputAttachments < 2 * tile_image_input_attachments(facts)) {
+        need("a descriptor set and input attachments to spare");
+    }
+    return missing;
+}
+
+bool is_native(const PhysicalDeviceFacts& facts) {
+    return facts.native_spec_version(kExtension) != 0 && facts.shader_tile_image.shaderTileImageColorReadAccess;
+}
+
+void report_features(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {
+    if (auto* features = vku::FindStructInPNextChain<VkPhysicalDeviceShaderTileImageFeaturesEXT>(chain->pNext)) {
+        features->shaderTileImageColorReadAccess = VK_TRUE;
+        features->shaderTileImageDepthReadAccess = depth_reads(facts);
+        features->shaderTileImageStencilReadAccess = stencil_reads(facts);
+    }
+}
+
+uint32_t reduced(uint32_t limit, uint32_t taken) { return limit > taken ? limit - taken : 0; }
+
+// The layer's descriptor set takes one set and an input attachment per attachment from every stage.
+void report_limits(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {
+    const uint32_t taken = tile_image_input_attachments(facts);
+    VkPhysicalDeviceLimits& limits = reinterpret_cast<VkPhysicalDeviceProperties2*>(chain)->properties.limits;
+    const VkPhysicalDeviceLimits& driver = facts.properties.limits;
+    limits.maxBoundDescriptorSets = driver.maxBoundDescriptorSets - 1;
+    limits.maxPerStageDescriptorInputAttachments = reduced(driver.maxPerStageDescriptorInputAttachments, taken);
+    limits.maxDescriptorSetInputAttachments = reduced(driver.maxDescriptorSetInputAttachments, taken);
+    limits.maxPerStageResources = reduced(driver.maxPerStageResources, taken);
+    auto reduce_update_after_bind = [taken](auto* properties) {
+        if (properties == nullptr) return;
+        properties->maxPerStageDescriptorUpdateAfterBindInputAttachments =
+            reduced(properties->maxPerStageDescriptorUpdateAfterBindInputAttachments, taken);
+        properties->maxDescriptorSetUpdateAfterBindInputAttachments =
+            reduced(properties->maxDescriptorSetUpdateAfterBindInputAttachments, taken);
+        properties->maxPerStageUpdateAfterBindResources = reduced(properties->maxPerStageUpdateAfterBindResources, taken);
+    };
+    reduce_update_after_bind(vku::FindStructInPNextChain<VkPhysicalDeviceVulkan12Properties>(chain->pNext));
+    reduce_update_after_bind(vku::FindStructInPNextChain<VkPhysicalDeviceDescriptorIndexingProperties>(chain->pNext));
+}
+
+void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {
+    report_limits(facts, chain);
+    if (auto* properties = vku::FindStructInPNextChain<VkPhysicalDeviceShaderTileImagePropertiesEXT>(chain->pNext)) {
+        // Coherent reads cost rasterization-order access here, not nothing as in tile memory.
+        properties->shaderTileImageCoherentReadAccelerated = VK_FALSE;
+        // Multisampled input attachments read any sample of the pixel from any invocation.
+        properties->shaderTileImageReadSampleFromPixelRateInvocation = VK_TRUE;
+        // Helper invocations read input attachments outside the primitive, where neither
+        // rasterization order nor the application's barriers say anything.
+        properties->shaderTileImageReadFromHelperInvocation = VK_FALSE;
+    }
+}
+
+void enable_rasterization_order(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreateInfo& create_info) {
+    vku::AddExtension(create_info, VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
+    auto* order = vku::FindStructInPNextChain<VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT>(
+        const_cast<void*>(create_info.pNext));
+    VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT added = vku::InitStructHelper();
+    VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT& features = order ? *order : added;
+    features.rasterizationOrderColorAttachmentAccess = VK_TRUE;
+    features.rasterizationOrderDepthAttachmentAccess |= depth_reads(facts);
+    features.rasterizationOrderStencilAttachmentAccess |= stencil_reads(facts);
+    if (!order) vku::AddToPnext(create_info, added);
+}
+
+// The driver never sees the extension's feature struct; when the application enabled the extension,
+// the copy turns on what the lowered shaders and the render-pass emulation use.
+void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool, vku::safe_VkDeviceCreateInfo& create_info) {
+    vku::RemoveFromPnext(create_info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TILE_IMAGE_FEATURES_EXT);
+    if (!enables_extension(&create_info, kExtension)) return;
+    // The extension, where the driver has it, brings local reads of depth/stencil and multisampled
+    // attachments that Vulkan 1.4 alone may lack.
+    if (has_local_read_extension(facts)) vku::AddExtension(create_info, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
+    enable_feature(create_info, &VkPhysicalDeviceVulkan14Features::dynamicRenderingLocalRead,
+                   &VkPhysicalDeviceDynamicRenderingLocalReadFeatures::dynamicRenderingLocalRead);
+    enable_rasterization_order(facts, create_info);
+    enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::descriptorBindingPartiallyBound,
+                   &VkPhysicalDeviceDescriptorIndexingFeatures::descriptorBindingPartiallyBound);
+    enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::shaderInputAttachmentArrayDynamicIndexing,
+                   &VkPhysicalDeviceDescriptorIndexingFeatures::shaderInputAttachmentArrayDynamicIndexing);
+    enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::separateDepthStencilLayouts,
+                   &VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures::separateDepthStencilLayouts);
+}
+
+}  // namespace
+
+uint32_t tile_image_input_attachments(const PhysicalDeviceFacts& facts) { return tile_image_target(facts).depth_binding + 2; }
+
+lowering::TileImageTarget tile_image_target(const PhysicalDeviceFacts& facts) {
+    const VkPhysicalDeviceLimits& limits = facts.properties.limits;
+    return {.descriptor_set = limits.maxBoundDescriptorSets - 1,
+            .depth_binding = std::min(limits.maxColorAttachments, kMaxTileImageColors),
+            .samples = 1};
+}
+
+Capability ext_shader_tile_image_capability() {
+    return Capability{
+        .extension = kExtension,
+        .spec_version = VK_EXT_SHADER_TILE_IMAGE_SPEC_VERSION,
+        .lowering = lowering::Emulated::ExtShaderTileImage,
+        .missing_requirements = missing_requirements,
+        .is_native = is_native,
+        .report_features = report_features,
+        .report_properties = report_properties,
+        .prepare_device_create_info = prepare_device_create_info,
+        .physical_device_functions = {},
+    };
+}
+
+}  // namespace vkpolyfill

@@ -1,0 +1,33 @@
+#include "tile_image/tile_image_binding.h"
+
+namespace vkpolyfill {
+namespace {
+
+// Color views by the location a tile image names them with (local read's remapping applies).
+RenderedViews views_by_location(TileImageDevice& tile, const CommandBufferState& state, const TileSetLayout& layout) {
+    RenderedViews views;
+    for (uint32_t i = 0; i < state.color_count; ++i) {
+        if (state.locations[i] < kMaxTileImageColors) views.colors[state.locations[i]] = state.attachment_views.colors[i];
+    }
+    if (layout.depth && state.attachment_views.depth) views.depth = tile.views.aspect_view(state.attachment_views.depth, VK_IMAGE_ASPECT_DEPTH_BIT);
+    if (layout.stencil && state.attachment_views.stencil) {
+        views.stencil = tile.views.aspect_view(state.attachment_views.stencil, VK_IMAGE_ASPECT_STENCIL_BIT);
+    }
+    return views;
+}
+
+}  // namespace
+
+void bind_layer_set(TileImageDevice& tile, CommandBufferState& state, VkCommandBuffer command_buffer, bool force) {
+    if (!state.rendering || !state.pipeline) return;
+    const TileSetLayout& set_layout = *state.pipeline->set_layout;
+    const VkDescriptorSet set = tile.descriptors.set_for(set_layout, views_by_location(tile, state, set_layout));
+    const VkPipelineLayout layout = state.pipeline->layout->layout;
+    if (set == VK_NULL_HANDLE || (!force && set == state.bound_set && layout == state.bound_layout)) return;
+    tile.next.CmdBindDescriptorSets(command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, tile.target.descriptor_set, 1, &set,
+                                    0, nullptr);
+    state.bound_set = set;
+    state.bound_layout = layout;
+}
+
+}  // namespace vkpolyfill

@@ -1,0 +1,15 @@
+#include "tile_image/tile_image_device.h"
+
+namespace vkpolyfill {
+
+TileImageDevice::TileImageDevice(VkDevice handle, const VkuDeviceDispatchTable& dispatch, const lowering::TileImageTarget& tile)
+    : device(handle),
+      next(dispatch),
+      target(tile),
+      set_input_attachment_indices(dispatch.CmdSetRenderingInputAttachmentIndicesKHR ? dispatch.CmdSetRenderingInputAttachmentIndicesKHR
+                                                                                     : dispatch.CmdSetRenderingInputAttachmentIndices),
+      views(handle, dispatch),
+      layouts(handle, dispatch, tile.descriptor_set, tile.depth_binding),
+      descriptors(handle, dispatch, tile.depth_binding) {}
+
+}  // namespace vkpolyfill
