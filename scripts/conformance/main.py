@@ -29,7 +29,8 @@ def parse_args():
                    help="only cases whose CTS-style name matches (repeatable), e.g. 'cooperative_matrix.*.mul_add.*'")
     p.add_argument("--quick", action="store_true", help=f"at most {QUICK_PER_GROUP} cases per group, driver and mode")
     p.add_argument("--spread", action="append", default=[], metavar="LABEL",
-                   help="--quick for the tests with this ctest label only (repeatable), e.g. subgroup-widths")
+                   help="--quick (per GoogleTest suite too) for the tests with this ctest label only (repeatable), "
+                        "e.g. subgroup-widths")
     p.add_argument("--dump-spirv", metavar="DIR", help="original and lowered SPIR-V of failing cases, disassembled")
     p.add_argument("--results", metavar="DIR", help="where results go (default <build>/conformance/<time>)")
     p.add_argument("--icd", action="append", default=[], metavar="NAME=JSON", help="another driver to run on")
@@ -39,10 +40,13 @@ def parse_args():
     return p.parse_known_args()
 
 
-def quick_sample(tests):
+def quick_sample(tests, by_suite=False):
+    """At most QUICK_PER_GROUP cases per extension, group, driver and mode (and GoogleTest suite, with
+    `by_suite`: a tier such as validation.* is one group per extension), spread over each."""
     groups = defaultdict(list)
     for t in tests:
-        groups[(t.name.extension, t.name.group, t.driver, t.name.mode)].append(t)
+        suite = t.gtest.partition(".")[0] if by_suite else ""
+        groups[(t.name.extension, t.name.group, suite, t.driver, t.name.mode)].append(t)
     chosen = []
     for members in groups.values():
         if len(members) <= QUICK_PER_GROUP:
@@ -96,7 +100,7 @@ def select(args, build_dir, ctest_args):
     if args.quick:
         return quick_sample(tests)
     spread = [t for t in tests if set(t.labels) & set(args.spread)]
-    left_out = {id(t) for t in spread} - {id(t) for t in quick_sample(spread)}
+    left_out = {id(t) for t in spread} - {id(t) for t in quick_sample(spread, by_suite=True)}
     return [t for t in tests if id(t) not in left_out]
 
 
