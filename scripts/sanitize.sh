@@ -13,7 +13,7 @@ tsan_cases='^vulkan\.(plain|native)\.ConcurrencyStress\.'
 
 # What the bounded cases need is built; given ctest arguments, the whole preset.
 asan_targets='vkpolyfill_lowering_tests vkpolyfill-lower vkpolyfill_vulkan_tests'
-tsan_targets='vkpolyfill_vulkan_tests'
+tsan_targets='vkpolyfill_concurrency_tests'  # under TSan, the stress alone (tests/vulkan/CMakeLists.txt)
 
 run() {
   local preset=$1 start=$SECONDS targets=all

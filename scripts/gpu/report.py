@@ -93,23 +93,31 @@ def compile_table(directory, part="compile"):
 
 
 def modules_table(directory):
-    lines = ["| GPU | modules | created | within 10 s | within 2 GiB | no spills | most registers | most spilled |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
-    failures = []
+    lines = ["| GPU | modules | not applicable | created | within 10 s | within 2 GiB | no spills | most registers | most spilled |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    failures, lacking = [], {}
     for gpu_dir in sorted(glob.glob(os.path.join(directory, "modules", "*"))):
         gpu = os.path.basename(gpu_dir)
-        records = [load(p) for p in sorted(glob.glob(os.path.join(gpu_dir, "*.json")))]
+        paths = sorted(glob.glob(os.path.join(gpu_dir, "*.json")))
+        records = [load(p) for p in paths]
+        inapplicable = [r for r in records if "failed" not in r and r["problem"].startswith("not applicable")]
         made = [r for r in records if "failed" not in r and not r["problem"]]
-        for path, r in zip(sorted(glob.glob(os.path.join(gpu_dir, "*.json"))), records):
-            if "failed" in r or r["problem"]:
-                name = os.path.basename(path)[:-5].replace("+", "/")
+        for path, r in zip(paths, records):
+            name = os.path.basename(path)[:-5].replace("+", "/")
+            if r in inapplicable:
+                lacking.setdefault((gpu, r["problem"]), []).append(name)
+            elif "failed" in r or r["problem"]:
                 failures.append(f"- {gpu}, {name}: " + (failure_text(r) if "failed" in r else r["problem"][:300]))
         met = lambda budget: sum(1 for r in made if r["verdicts"][budget])
         heaviest = lambda key: max(made, key=lambda r: r[key] or 0, default=None)
         most = lambda key: (f"{figure(heaviest(key)[key])} ({heaviest(key)['kernel']})" if made and heaviest(key)[key] else "")
-        lines.append(f"| {gpu} | {len(records)} | {len(made)} | {met('time')} | {met('memory')} | {met('spills')} | "
-                     f"{most('registers')} | {most('spilled')} |")
-    return "\n".join(lines) + "\n\n" + ("Not created:\n" + "\n".join(failures) if failures else "Every module was created.") + "\n"
+        lines.append(f"| {gpu} | {len(records)} | {len(inapplicable)} | {len(made)} | {met('time')} | {met('memory')} | "
+                     f"{met('spills')} | {most('registers')} | {most('spilled')} |")
+    text = "\n".join(lines) + "\n\n"
+    if lacking:
+        text += "Not applicable (the module needs what the device, through the layer, does not offer):\n" + "\n".join(
+            f"- {gpu}: {len(names)} modules, {problem[len('not applicable here: '):]}" for (gpu, problem), names in lacking.items()) + "\n\n"
+    return text + ("Not created:\n" + "\n".join(failures) if failures else "Every applicable module was created.") + "\n"
 
 
 def main():

@@ -21,6 +21,7 @@
 #include "gemm_pipeline.h"
 #include "kernels.h"
 #include "module_device.h"
+#include "module_interface.h"
 #include "module_pipeline.h"
 #include "spy_records.h"
 
@@ -146,6 +147,14 @@ int compile_module(const ModuleRequest& request, bool json, const std::string& e
     const std::vector<uint32_t> spirv = test::read_words(request.path);
     ModuleDevice device(*route);
     if (!device.captures_statistics) throw std::runtime_error("the device has no pipelineExecutableInfo");
+    if (const std::string lacks = device.lacks(test::reflect_interface(spirv)); !lacks.empty()) {
+        Outcome outcome;
+        outcome.device = device.device_name;
+        outcome.problem = "not applicable here: the device " + std::string(*route == ModuleRoute::Driver ? "" : "through the layer ") +
+                          "lacks " + lacks;
+        json ? print_json(request.subject, outcome) : print_text(request.subject, outcome);
+        return unmet_budgets(request.subject, outcome, expect) ? 1 : 0;
+    }
     std::unique_ptr<ModulePipeline> made;
     const Outcome outcome = compile(
         device.context(), device.device_name, [&device] { return device.layer_problems(); },

@@ -1,5 +1,6 @@
 #include "module_device.h"
 
+#include <spirv/unified1/spirv.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 namespace vkpolyfill::bench {
@@ -52,6 +53,34 @@ struct Features {
     }
 };
 
+// The Vulkan extension that lets a module name each SPIR-V extension the layer's capabilities bring.
+const std::map<std::string, const char*>& vulkan_extension_of() {
+    static const std::map<std::string, const char*> map = {
+        {"SPV_KHR_cooperative_matrix", VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME},
+        {"SPV_NV_cooperative_matrix2", VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
+        {"SPV_NV_tensor_addressing", VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME},
+        {"SPV_ARM_tensors", VK_ARM_TENSORS_EXTENSION_NAME},
+        {"SPV_EXT_shader_tile_image", VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME},
+        {"SPV_KHR_bfloat16", VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME},
+        {"SPV_EXT_float8", VK_EXT_SHADER_FLOAT8_EXTENSION_NAME}};
+    return map;
+}
+
+const char* capability_name(uint32_t capability) {
+    switch (capability) {
+        case spv::CapabilityFloat16: return "shaderFloat16";
+        case spv::CapabilityFloat64: return "shaderFloat64";
+        case spv::CapabilityInt8: return "shaderInt8";
+        case spv::CapabilityInt16: return "shaderInt16";
+        case spv::CapabilityInt64: return "shaderInt64";
+        case spv::CapabilityStorageBuffer16BitAccess: return "storageBuffer16BitAccess";
+        case spv::CapabilityStorageBuffer8BitAccess: return "storageBuffer8BitAccess";
+        case spv::CapabilityUniformAndStorageBuffer8BitAccess: return "uniformAndStorageBuffer8BitAccess";
+        case spv::CapabilityVulkanMemoryModel: return "vulkanMemoryModel";
+        default: return nullptr;
+    }
+}
+
 }  // namespace
 
 std::optional<ModuleRoute> module_route(const std::string& name) {
@@ -90,6 +119,16 @@ ModuleDevice::ModuleDevice(ModuleRoute route) {
     context_ = std::make_unique<test::Context>(options);
     if (options.layer) messenger_ = std::make_unique<test::ScopedMessenger>(context_->instance, messages_);
     captures_statistics = features.executable_info.pipelineExecutableInfo;
+    extensions_.insert(options.device_extensions.begin(), options.device_extensions.end());
+    capabilities_ = {{spv::CapabilityFloat16, features.v12.shaderFloat16},
+                     {spv::CapabilityFloat64, features.core.features.shaderFloat64},
+                     {spv::CapabilityInt8, features.v12.shaderInt8},
+                     {spv::CapabilityInt16, features.core.features.shaderInt16},
+                     {spv::CapabilityInt64, features.core.features.shaderInt64},
+                     {spv::CapabilityStorageBuffer16BitAccess, features.v11.storageBuffer16BitAccess},
+                     {spv::CapabilityStorageBuffer8BitAccess, features.v12.storageBuffer8BitAccess},
+                     {spv::CapabilityUniformAndStorageBuffer8BitAccess, features.v12.uniformAndStorageBuffer8BitAccess},
+                     {spv::CapabilityVulkanMemoryModel, features.v12.vulkanMemoryModel}};
     VkPhysicalDeviceProperties properties;
     vkGetPhysicalDeviceProperties(context_->physical_device, &properties);
     device_name = properties.deviceName;
@@ -98,5 +137,20 @@ ModuleDevice::ModuleDevice(ModuleRoute route) {
 ModuleDevice::~ModuleDevice() = default;
 
 std::string ModuleDevice::layer_problems() const { return messages_.problems(); }
+
+std::string ModuleDevice::lacks(const test::ModuleInterface& module) const {
+    std::set<std::string> missing;
+    for (const std::string& extension : module.extensions) {
+        const auto needs = vulkan_extension_of().find(extension);
+        if (needs != vulkan_extension_of().end() && !extensions_.count(needs->second)) missing.insert(needs->second);
+    }
+    for (uint32_t capability : module.capabilities) {
+        const auto enabled = capabilities_.find(capability);
+        if (enabled != capabilities_.end() && !enabled->second) missing.insert(capability_name(capability));
+    }
+    std::string text;
+    for (const std::string& m : missing) text += (text.empty() ? "" : ", ") + m;
+    return text;
+}
 
 }  // namespace vkpolyfill::bench

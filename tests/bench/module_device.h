@@ -5,11 +5,14 @@
 // Vulkan 1.0-1.3 report, as an application that asks for everything would.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "debug_messages.h"
+#include "module_interface.h"
 #include "vulkan_context.h"
 
 namespace vkpolyfill::bench {
@@ -31,8 +34,15 @@ class ModuleDevice {
     bool captures_statistics = false;  // pipelineExecutableInfo is on
     // What the layer reported at warning or error severity so far (failure reasons).
     std::string layer_problems() const;
+    // Empty when the device has (on this route) what the module declares it needs: the Vulkan extension
+    // of each SPIR-V extension it names, and the feature of each capability among those engines' and
+    // the suite's shaders use (the numeric types, 8- and 16-bit storage, the memory model); otherwise
+    // what it lacks. Such a module is not valid on the device, and a driver handed one may crash.
+    std::string lacks(const test::ModuleInterface& module) const;
 
   private:
+    std::set<std::string> extensions_;     // enabled
+    std::map<uint32_t, bool> capabilities_;  // SPIR-V capability -> its feature enabled
     test::DebugMessages messages_;
     std::unique_ptr<test::Context> context_;
     std::unique_ptr<test::ScopedMessenger> messenger_;

@@ -1,5 +1,6 @@
 #include "module_interface.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -107,6 +108,11 @@ ModuleInterface reflect_interface(std::span<const uint32_t> spirv) {
     const Declarations d(module);
     ModuleInterface out;
     for (const Instruction& i : module) {
+        if (i.op == spv::OpCapability && !i.operands.empty()) out.capabilities.push_back(i.operands[0]);
+        if (i.op == spv::OpExtension) {  // a nul-terminated literal string in the operand words
+            const char* text = reinterpret_cast<const char*>(i.operands.data());
+            out.extensions.emplace_back(text, strnlen(text, i.operands.size() * sizeof(uint32_t)));
+        }
         if (i.op != spv::OpVariable || i.operands.size() < 3) continue;
         const auto storage = static_cast<spv::StorageClass>(i.operands[2]);
         if (storage == spv::StorageClassPushConstant) out.push_constants = true;
