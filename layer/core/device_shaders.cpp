@@ -32,6 +32,15 @@ bool subgroup_shuffles(const PhysicalDeviceFacts& facts, uint32_t spirv_version)
            (facts.subgroup.supportedOperations & needed) == needed;
 }
 
+// Whether subgroup-scope A matrices are distributed over the subgroup: on GPUs, whose invocations have
+// about 255 registers (a replicated 16x16 A spills on every GPU compiler measured), not on lavapipe,
+// where invocations are SIMD lanes of a CPU thread and the replicated A's multiply-add runs without
+// shuffles. The `matrix_layout` setting overrides it.
+bool distributed_matrices(const PhysicalDeviceFacts& facts, MatrixLayout setting) {
+    if (setting != MatrixLayout::Auto) return setting == MatrixLayout::Distributed;
+    return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE;
+}
+
 }  // namespace
 
 std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& record, lowering::EmulatedSet enabled,
@@ -51,6 +60,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
+    target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
     target.tile_image = tile_image_target(record.facts);
     return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),
                                           settings.cache_dir);

@@ -69,7 +69,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
                          to_string(data->settings.log_level) + " validate_output=" +
                          (data->settings.validate_output ? "true" : "false") +
                          " force_emulation=" + join(data->settings.force_emulation) +
-                         " uniform_loads=" + to_string(data->settings.uniform_loads));
+                         " uniform_loads=" + to_string(data->settings.uniform_loads) +
+                         " matrix_layout=" + to_string(data->settings.matrix_layout));
     for (int i = 0; i < chained; ++i) data->logger.messenger_destroyed();
     instances().insert(dispatch_key(*pInstance), std::move(data));
     return VK_SUCCESS;

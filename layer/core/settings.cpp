@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::array kLogLevelNames = {"error", "warning", "info", "debug"};
 constexpr std::array kUniformLoadsNames = {"auto", "scalar", "per_invocation"};
+constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
 
 // The enumerator whose name (in `names`, in enumerator order) is the setting's value; a value that
 // is none of them is a problem, and the default stays.
@@ -44,7 +45,7 @@ void VKAPI_PTR collect_problem(const char* setting, const char* message) {
 void report_unknown_settings(VkuLayerSettingSet set, const VkInstanceCreateInfo* create_info,
                              std::vector<std::string>& problems) {
     static constexpr const char* kKnown[] = {"force_emulation", "log_level", "validate_output", "dump_dir",
-                                             "cache_dir", "uniform_loads"};
+                                             "cache_dir", "uniform_loads", "matrix_layout"};
     const VkLayerSettingsCreateInfoEXT* first = vkuFindLayerSettingsCreateInfo(create_info);
     std::vector<const char*> unknown;
     vkuGetUnknownSettings(set, static_cast<uint32_t>(std::size(kKnown)), const_cast<const char**>(kKnown), first,
@@ -63,6 +64,8 @@ const char* to_string(LogLevel level) { return kLogLevelNames[static_cast<size_t
 
 const char* to_string(UniformLoads loads) { return kUniformLoadsNames[static_cast<size_t>(loads)]; }
 
+const char* to_string(MatrixLayout layout) { return kMatrixLayoutNames[static_cast<size_t>(layout)]; }
+
 Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std::string>& problems) {
     Settings settings;
     t_problem_sink = &problems;
@@ -79,6 +82,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
     if (vkuHasLayerSetting(set, "dump_dir")) vkuGetLayerSettingValue(set, "dump_dir", settings.dump_dir);
     if (vkuHasLayerSetting(set, "cache_dir")) vkuGetLayerSettingValue(set, "cache_dir", settings.cache_dir);
     read_choice(set, "uniform_loads", kUniformLoadsNames, settings.uniform_loads, problems);
+    read_choice(set, "matrix_layout", kMatrixLayoutNames, settings.matrix_layout, problems);
     report_unknown_settings(set, create_info, problems);
     vkuDestroyLayerSettingSet(set, nullptr);
     t_problem_sink = nullptr;

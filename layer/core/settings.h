@@ -18,6 +18,10 @@ enum class LogLevel { Error = 0, Warning = 1, Info = 2, Debug = 3 };
 // (lowering::Target::scalar_uniform_loads): as the device is known to do it best, or as chosen.
 enum class UniformLoads { Auto = 0, Scalar = 1, PerInvocation = 2 };
 
+// How subgroup-scope A matrices are held (lowering::Target::distributed_matrices): as suits the device (replicated
+// on lavapipe, distributed on GPUs), or as chosen.
+enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
+
 struct Settings {
     std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native
     LogLevel log_level = LogLevel::Warning;     // what reaches stderr
@@ -25,6 +29,7 @@ struct Settings {
     std::string dump_dir;                       // where original and lowered modules are written, if set
     std::string cache_dir;                      // on-disk cache of lowered modules, if set
     UniformLoads uniform_loads = UniformLoads::Auto;
+    MatrixLayout matrix_layout = MatrixLayout::Auto;
 
     bool forces_emulation_of(std::string_view extension) const;
 };
@@ -35,5 +40,6 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
 
 const char* to_string(LogLevel level);
 const char* to_string(UniformLoads loads);
+const char* to_string(MatrixLayout layout);
 
 }  // namespace vkpolyfill

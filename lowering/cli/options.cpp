@@ -157,7 +157,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     Options options;
     options.target = target_of(kPresets[2]);  // vulkan1.3
     std::optional<uint32_t> subgroup_size, shared_memory, unroll_up_to;
-    std::optional<bool> scalar_uniform_loads;
+    std::optional<bool> scalar_uniform_loads, distributed_matrices;
     std::optional<lowering::EmulatedSet> sets;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -198,6 +198,12 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
                 return std::nullopt;
             }
             scalar_uniform_loads = *loads == "scalar";
+        } else if (auto layout = option("--matrix-layout")) {
+            if (*layout != "replicated" && *layout != "distributed") {
+                error = std::format("--matrix-layout expects replicated or distributed, not '{}'", *layout);
+                return std::nullopt;
+            }
+            distributed_matrices = *layout == "distributed";
         } else if (auto names = option("--emulate")) {
             lowering::EmulatedSet value = 0;
             if (!parse_sets(*names, value, error)) return std::nullopt;
@@ -223,6 +229,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
     if (unroll_up_to) options.target.unroll_up_to = *unroll_up_to;
     if (scalar_uniform_loads) options.target.scalar_uniform_loads = *scalar_uniform_loads;
+    if (distributed_matrices) {
+        options.target.distributed_matrices = *distributed_matrices;
+        options.target.subgroup_shuffles |= *distributed_matrices;  // the distributed multiply-add shuffles
+    }
     if (sets) options.target.emulate = *sets;
     if (options.input.empty()) {
         error = "no input file (give a .spv file, or - for standard input)";
@@ -262,6 +272,10 @@ Options:
                         address: scalar (once per subgroup, the default: GPUs, lavapipe 26) or
                         per-invocation (lavapipe 25). Per invocation, workgroup-scope A and B are
                         striped over the workgroup and staged through shared memory.
+  --matrix-layout KIND  How subgroup-scope A matrices are held: replicated (every invocation holds the
+                        whole matrix, the default: lavapipe) or distributed (each holds a share of the
+                        rows, shuffled to where a multiply-add needs them: GPUs; implies subgroup
+                        shuffles, so the module must be SPIR-V 1.3 or later to use them).
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:

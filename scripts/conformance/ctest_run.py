@@ -41,7 +41,10 @@ def list_tests(build_dir, ctest_args):
         tier, _, rest = t["name"].partition(".")
         driver = env.get("VKPOLYFILL_TEST_DRIVER", "")
         if "LP_NATIVE_VECTOR_WIDTH" in env and driver:  # lavapipe at another subgroup size: a driver of its own
-            driver += f"@subgroup{int(env['LP_NATIVE_VECTOR_WIDTH']) // 32}"
+            width = int(env['LP_NATIVE_VECTOR_WIDTH']) // 32
+            driver += f"@subgroup{width}" if width != 8 else ""
+        if "VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT" in env and driver:  # a layout forced: likewise
+            driver += "@" + env["VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT"]
         gtest = next((a.split("=", 1)[1] for a in t.get("command", []) if a.startswith("--gtest_filter=")), None)
         if gtest is None or any(c in gtest for c in ":*?"):  # an add_test (maybe running a list of
             # GoogleTest tests, as the valgrind one does): drop the tier and a driver word from its name

@@ -1,10 +1,11 @@
 #version 460
-// One invocation's share of Result = A x B + C for the lane layout in
-// lowering/src/passes/cooperative_matrix/lane_layout.h, computed in 32-bit types: the lowering widens
+// One invocation's share of Result = A x B + C for the lane layouts in
+// lowering/src/passes/cooperative_matrix/lane_layout.h (A replicated or distributed), computed in 32-bit types: the lowering widens
 // narrower operands before the call and narrows the result after it. Instantiated per multiply-add
 // shape: the lowering freezes the specialization constants, unrolls the loops and links the function
 // into the module being lowered.
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 layout(local_size_x = 1) in;
 
 layout(constant_id = 0) const uint M = 1;   // rows of A and of the accumulators
@@ -21,6 +22,15 @@ layout(constant_id = 9) const uint LENGTH_C = 1;  // ROWS * NL
 // The float kernel's K steps per call, from k_first: K (one call) unless the lowering calls it in a
 // loop over K because the unrolled steps would be too much code for the driver (multiply_add.cpp).
 layout(constant_id = 10) const uint K_STEPS = 1;
+// A distributed over the subgroup (the *_distributed kernels): its row lanes Lr. Row lane rl holds
+// rows rl, rl + Lr, ..., all K columns of each; invocations Lr apart hold the same rows.
+layout(constant_id = 11) const uint A_LANES = 1;
+
+// The invocation's A value at accumulator row group + u * G, column k, from a distributed A: held
+// by row lane row % Lr at element (row / Lr) * K + k. The element is the same in every invocation,
+// (u * G) / Lr * K + k (G divides Lr where Lr = S, and row / Lr = 0 where Lr = M), so one shuffle
+// brings each invocation its value; where G = 1 every invocation asks the same lane (a broadcast).
+#define SHUFFLED_A(u, k) subgroupShuffle(a[((u) * G) / A_LANES * K + (k)], (group + (u) * G) % A_LANES)
 
 // Sums in k order with fused multiply-adds: one rounding per step, as a hardware dot product would.
 // Register-blocked over ROW_BLOCK rows: each B element is fetched once per block of rows and each
@@ -36,6 +46,26 @@ void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LE
             float a_block[ROW_BLOCK];
             [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
                 a_block[i] = u0 + i < ROWS ? a[(group + (u0 + i) * G) * K + k] : 0.0;
+            }
+            [[unroll]] for (uint t = 0; t < NL; ++t) {
+                const float b_element = b[k * NL + t];
+                [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
+                    if (u0 + i < ROWS) c[(u0 + i) * NL + t] = fma(a_block[i], b_element, c[(u0 + i) * NL + t]);
+                }
+            }
+        }
+    }
+}
+
+// The same with a distributed A, its values shuffled in as each block of rows needs them.
+void coopmat_muladd_float_distributed(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group, uint k_first) {
+    [[unroll]] for (uint u0 = 0; u0 < ROWS; u0 += ROW_BLOCK) {
+        [[unroll]] for (uint step = 0; step < K_STEPS; ++step) {
+            const uint k = k_first + step;
+            float a_block[ROW_BLOCK];
+            [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
+                a_block[i] = 0.0;
+                if (u0 + i < ROWS) a_block[i] = SHUFFLED_A(u0 + i, k);
             }
             [[unroll]] for (uint t = 0; t < NL; ++t) {
                 const float b_element = b[k * NL + t];
@@ -70,10 +100,27 @@ void coopmat_muladd_int(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C],
     }
 }
 
+void coopmat_muladd_int_distributed(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C], uint group) {
+    [[unroll]] for (uint u = 0; u < ROWS; ++u) {
+        int products[NL];
+        [[unroll]] for (uint t = 0; t < NL; ++t) products[t] = 0;
+        [[unroll]] for (uint k = 0; k < K; ++k) {
+            const int a_element = SHUFFLED_A(u, k);
+            [[unroll]] for (uint t = 0; t < NL; ++t) products[t] += a_element * b[k * NL + t];
+        }
+        [[unroll]] for (uint t = 0; t < NL; ++t) {
+            const int accumulator = c[u * NL + t];
+            c[u * NL + t] = SATURATING ? saturating_add(products[t], accumulator) : products[t] + accumulator;
+        }
+    }
+}
+
 // Calls keep the kernels alive through the optimizer's dead-function elimination; never run.
 void main() {
     float fa[LENGTH_A], fb[LENGTH_B], fc[LENGTH_C];
     coopmat_muladd_float(fa, fb, fc, 0, 0);
     int ia[LENGTH_A], ib[LENGTH_B], ic[LENGTH_C];
     coopmat_muladd_int(ia, ib, ic, 0);
+    coopmat_muladd_float_distributed(fa, fb, fc, 0, 0);
+    coopmat_muladd_int_distributed(ia, ib, ic, 0);
 }

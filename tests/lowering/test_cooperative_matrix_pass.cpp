@@ -29,16 +29,22 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
     size_t lowered = 0;
     for (const CorpusModule& module : corpus()) {
         if (!(scan_emulated_capabilities(module.words) & bit(Emulated::KhrCooperativeMatrix))) continue;
-        // SIMD lanes with scalar uniform loads (lavapipe 26) and without (lavapipe 25), and GPU sizes.
-        for (auto [subgroup_size, simd_lanes, scalar_loads] :
-             {std::tuple{8u, false, true}, {8u, true, true}, {8u, true, false}, {16u, false, true}, {32u, false, true}, {64u, false, true}}) {
+        // SIMD lanes with scalar uniform loads (lavapipe 26) and without (lavapipe 25), and GPU sizes,
+        // with A replicated and distributed (GPUs: Target::distributed_matrices, which needs shuffles).
+        for (auto [subgroup_size, simd_lanes, scalar_loads, distributed] :
+             {std::tuple{8u, false, true, false}, {8u, true, true, false}, {8u, true, false, false}, {16u, false, true, false},
+              {32u, false, true, false}, {64u, false, true, false}, {4u, true, true, true}, {8u, false, true, true},
+              {16u, false, true, true}, {32u, false, true, true}, {64u, false, true, true}, {128u, false, true, true}}) {
             SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size) + (simd_lanes ? " (SIMD lanes)" : "") +
-                         (scalar_loads ? "" : " (uniform loads per invocation)"));
+                         (scalar_loads ? "" : " (uniform loads per invocation)") + (distributed ? " (A distributed)" : ""));
             Target target = emulating_coopmat(subgroup_size, simd_lanes);
             target.scalar_uniform_loads = scalar_loads;
+            target.distributed_matrices = target.subgroup_shuffles = distributed;
             const Result result = lower(module.words, target, {});
-            // A workgroup narrower than the subgroup cannot hold workgroup-scope matrices: reported.
+            // A workgroup narrower than the subgroup cannot hold workgroup-scope matrices, nor can
+            // 128 invocations spread every shape: reported.
             if (!result.ok && messages(result).find("is not whole subgroups of") != std::string::npos) continue;
+            if (!result.ok && subgroup_size == 128 && messages(result).find("cannot be spread evenly") != std::string::npos) continue;
             ASSERT_TRUE(result.ok) << messages(result);
             EXPECT_TRUE(result.changed);
             EXPECT_EQ(scan_emulated_capabilities(result.words), 0u);
@@ -51,12 +57,12 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
 
 // Every element of the matrix, for every invocation of the subgroup: which (row, column) it holds.
 std::multiset<std::pair<uint32_t, uint32_t>> held(uint32_t rows, uint32_t columns, cooperative_matrix::Use use,
-                                                  uint32_t subgroup_size) {
-    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size);
+                                                  uint32_t subgroup_size, bool distributed_matrices = false) {
+    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size, distributed_matrices);
     std::multiset<std::pair<uint32_t, uint32_t>> elements;
     for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
         for (uint32_t e = 0; e < layout->length; ++e) {
-            const uint32_t group = layout->row_groups > 1 ? lane / layout->column_lanes : 0;
+            const uint32_t group = (lane / layout->column_lanes) % layout->row_groups;
             elements.insert({layout->row(e, group), layout->column(e, lane % layout->column_lanes)});
         }
     }
@@ -82,6 +88,31 @@ TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEver
             for (uint32_t c = 0; c < columns; ++c) EXPECT_GE(b.count({0, c}), 1u);
         }
     }
+}
+
+// A distributed A: each invocation holds M / min(S, M) rows (all K columns), and every element is
+// held by S / min(S, M) invocations, the first min(S, M) of them (its writers) once each.
+TEST(CooperativeMatrixLaneLayout, ADistributedHoldsEachRowInOneRowLaneOfEachReplica) {
+    using cooperative_matrix::Use;
+    for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u, 128u}) {
+        for (auto [rows, columns] : {std::pair{16u, 16u}, {16u, 8u}, {8u, 8u}, {32u, 16u}, {8u, 32u}}) {
+            SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(columns) + " at " + std::to_string(subgroup_size));
+            const auto layout = cooperative_matrix::lane_layout(rows, columns, Use::A, subgroup_size, true);
+            ASSERT_TRUE(layout.has_value());
+            const uint32_t row_lanes = std::min(subgroup_size, rows);
+            EXPECT_EQ(layout->length, rows / row_lanes * columns);
+            EXPECT_EQ(layout->writers(), row_lanes);
+            const auto a = held(rows, columns, Use::A, subgroup_size, true);
+            ASSERT_EQ(a.size(), size_t{subgroup_size} * layout->length);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t c = 0; c < columns; ++c) EXPECT_EQ(a.count({r, c}), subgroup_size / row_lanes) << r << "," << c;
+            }
+            const auto writers = held(rows, columns, Use::A, row_lanes, true);  // the first row lanes alone
+            for (uint32_t r = 0; r < rows; ++r) EXPECT_EQ(writers.count({r, 0}), 1u);
+        }
+    }
+    // Rows that do not spread evenly over the row lanes keep the replicated layout.
+    EXPECT_EQ(cooperative_matrix::lane_layout(24, 16, Use::A, 16, true)->length, 24u * 16u);
 }
 
 // Corpus module `name` with specialization constants 0, 1, ... = `constants`, lowered for `target`.

@@ -70,7 +70,10 @@ std::vector<float> attention(const Inputs& in) {
 // LibraryAsLoops: Target::unroll_up_to 0; LibraryPerInvocationLoads: Target::scalar_uniform_loads
 // false (A and B striped and staged, as for lavapipe 25), whichever driver runs it;
 // LibraryStagedInChunks: that, with a reserve of shared memory so small (512 bytes) that every staged
-// multiply-add stages K in chunks of 4 and sums them one after another. Layer: the layer's lowering
+// multiply-add stages K in chunks of 4 and sums them one after another. LibraryDistributed: the GPUs'
+// matrix layout (Target::distributed_matrices: A distributed over subgroups, workgroup A and B striped
+// and multiplied step by step from shared memory); LibraryDistributedInChunks: that, staged in chunks
+// of K as above. Layer: the layer's lowering
 // with its `uniform_loads` setting at auto; LayerScalarLoads, LayerPerInvocationLoads: set to scalar,
 // per_invocation.
 enum class Lowering {
@@ -78,6 +81,8 @@ enum class Lowering {
     LibraryAsLoops,
     LibraryPerInvocationLoads,
     LibraryStagedInChunks,
+    LibraryDistributed,
+    LibraryDistributedInChunks,
     Layer,
     LayerScalarLoads,
     LayerPerInvocationLoads
@@ -97,7 +102,12 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const
     target.subgroup_size = subgroup_size(physical_device);
     if (lowering == Lowering::LibraryAsLoops) target.unroll_up_to = 0;
     if (lowering == Lowering::LibraryPerInvocationLoads || lowering == Lowering::LibraryStagedInChunks) target.scalar_uniform_loads = false;
-    if (lowering == Lowering::LibraryStagedInChunks) target.reserved_shared_memory_bytes = 512;
+    if (lowering == Lowering::LibraryStagedInChunks || lowering == Lowering::LibraryDistributedInChunks) {
+        target.reserved_shared_memory_bytes = 512;
+    }
+    if (lowering == Lowering::LibraryDistributed || lowering == Lowering::LibraryDistributedInChunks) {
+        target.distributed_matrices = target.subgroup_shuffles = true;
+    }
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
     return lower_checked(read_shader(shader), target);
@@ -200,7 +210,9 @@ bool lavapipe_before_26() {
 
 // The setting reaches the lowering (the results are checked by the suite above): the layer lowers
 // the GEMM tile differently for scalar and for per-invocation loads, and at auto as the driver does best.
+// In lavapipe's matrix layout: the GPUs' layout stripes workgroup operands whatever the loads.
 TEST(CooperativeMatrix2WorkgroupSettings, UniformLoadsChooseHowTheLayerLowers) {
+    ScopedEnv layout("VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT", "replicated");
     std::map<Lowering, std::vector<uint32_t>> lowered;
     for (Lowering lowering : {Lowering::Layer, Lowering::LayerScalarLoads, Lowering::LayerPerInvocationLoads}) {
         TempDir dumps;
@@ -218,7 +230,8 @@ TEST(CooperativeMatrix2WorkgroupSettings, UniformLoadsChooseHowTheLayerLowers) {
 
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                          testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
-                                         Lowering::LibraryStagedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
+                                         Lowering::LibraryStagedInChunks, Lowering::LibraryDistributed,
+                                         Lowering::LibraryDistributedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
                                          Lowering::LayerPerInvocationLoads),
                          [](const testing::TestParamInfo<Lowering>& param) {
                              switch (param.param) {
@@ -226,6 +239,8 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                                  case Lowering::LibraryAsLoops: return "ByTheLibraryAsLoops";
                                  case Lowering::LibraryPerInvocationLoads: return "ByTheLibraryWithPerInvocationLoads";
                                  case Lowering::LibraryStagedInChunks: return "ByTheLibraryStagedInChunks";
+                                 case Lowering::LibraryDistributed: return "ByTheLibraryDistributed";
+                                 case Lowering::LibraryDistributedInChunks: return "ByTheLibraryDistributedInChunks";
                                  case Lowering::Layer: return "ByTheLayer";
                                  case Lowering::LayerScalarLoads: return "ByTheLayerWithScalarLoads";
                                  case Lowering::LayerPerInvocationLoads: return "ByTheLayerWithPerInvocationLoads";

@@ -33,12 +33,15 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
     const char* debug = "debug";
     const VkBool32 off = VK_FALSE;
     const char* per_invocation = "per_invocation";
+    const char* distributed = "distributed";
     const VkLayerSettingEXT settings[] = {string_setting("log_level", &debug),
                                           {kLayerName, "validate_output", VK_LAYER_SETTING_TYPE_BOOL32_EXT, 1, &off},
-                                          string_setting("uniform_loads", &per_invocation)};
+                                          string_setting("uniform_loads", &per_invocation),
+                                          string_setting("matrix_layout", &distributed)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=debug validate_output=false"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation"), 1u) << messages.dump();
+    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed"), 1u)
+        << messages.dump();
 }
 
 TEST(Settings, FromEnvironment) {
@@ -65,17 +68,22 @@ TEST(Settings, ProblemsAreReportedAndTheInstanceStillWorks) {
     const char* loud = "loud";
     const char* bogus = "VK_FAKE_not_an_extension";
     const VkLayerSettingEXT settings[] = {string_setting("log_level", &loud), string_setting("no_such_setting", &loud),
-                                          string_setting("force_emulation", &bogus), string_setting("uniform_loads", &loud)};
+                                          string_setting("force_emulation", &bogus), string_setting("uniform_loads", &loud),
+                                          string_setting("matrix_layout", &loud)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-settings", "log_level 'loud'"), 1u) << messages.dump();
     EXPECT_EQ(messages.count("vkpolyfill-settings",
                              "uniform_loads 'loud' is not one of auto, scalar, per_invocation; using auto"),
               1u)
         << messages.dump();
+    EXPECT_EQ(messages.count("vkpolyfill-settings",
+                             "matrix_layout 'loud' is not one of auto, replicated, distributed; using auto"),
+              1u)
+        << messages.dump();
     EXPECT_EQ(messages.count("vkpolyfill-settings", "no_such_setting"), 1u) << messages.dump();
     EXPECT_EQ(messages.count("vkpolyfill-settings", "VK_FAKE_not_an_extension"), 1u) << messages.dump();
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=warning"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=auto"), 1u) << messages.dump();
+    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=auto matrix_layout=auto"), 1u) << messages.dump();
 }
 
 TEST(Settings, StderrFollowsLogLevel) {

@@ -65,6 +65,13 @@ struct Target {
     // conversions then move values between invocations with shuffles and broadcasts instead of
     // through shared memory and barriers (passes/cooperative_matrix/relayout.cpp).
     bool subgroup_shuffles = false;
+    // Subgroup-scope A matrices are distributed over the subgroup (each invocation holds M / S of
+    // their rows; a multiply-add shuffles A's values where they are needed) rather than replicated in
+    // every invocation (passes/cooperative_matrix/lane_layout.h). GPUs need it: an invocation has about
+    // 255 32-bit registers, and a whole 16x16 A (256 components) spills on every GPU compiler.
+    // Lavapipe, whose invocations are SIMD lanes of a CPU thread, runs the replicated A faster. Takes
+    // effect where the shuffles can be used (subgroup_shuffles, a module of SPIR-V 1.3 on).
+    bool distributed_matrices = false;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.

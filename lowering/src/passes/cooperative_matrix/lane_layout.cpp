@@ -4,9 +4,16 @@
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
-std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size) {
+std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size, bool distributed_matrices) {
     if (rows == 0 || columns == 0 || subgroup_size == 0) return std::nullopt;
-    if (use == Use::A) return LaneLayout{rows * columns, 1, 1, columns, rows};
+    if (use == Use::A) {
+        const uint32_t row_lanes = std::min(subgroup_size, rows);
+        if (!distributed_matrices || rows % row_lanes != 0 || subgroup_size % row_lanes != 0) {
+            return LaneLayout{rows * columns, 1, 1, columns, rows};
+        }
+        const uint32_t rows_per_lane = rows / row_lanes;
+        return LaneLayout{rows_per_lane * columns, 1, row_lanes, columns, rows_per_lane};
+    }
     const uint32_t lanes = std::min(subgroup_size, columns);
     if (columns % lanes != 0 || subgroup_size % lanes != 0) return std::nullopt;
     const uint32_t groups = use == Use::Accumulator ? subgroup_size / lanes : 1;

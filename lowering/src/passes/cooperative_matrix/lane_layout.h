@@ -1,9 +1,16 @@
-// How a subgroup-scope cooperative matrix is spread over the S invocations of a subgroup. Chosen so
-// that OpCooperativeMatrixMulAddKHR needs no data from other invocations, and so that on lavapipe
-// (S = 8, invocations are SIMD lanes) the multiply-add is plain per-lane code LLVM vectorizes:
+// How a subgroup-scope cooperative matrix is spread over the S invocations of a subgroup.
 //
-//  - A (M x K): every invocation holds the whole matrix, row-major: element e is (e / K, e % K). Its
-//    loads are uniform (one address for all lanes), which lavapipe turns into scalar loads.
+//  - A (M x K), replicated (lavapipe's: S = 8, invocations are SIMD lanes): every invocation holds
+//    the whole matrix, row-major: element e is (e / K, e % K). OpCooperativeMatrixMulAddKHR then needs
+//    no data from other invocations and is plain per-lane code LLVM vectorizes, and A's loads are
+//    uniform (one address for all lanes), which lavapipe turns into scalar loads.
+//  - A, distributed (GPUs, whose invocations have about 255 32-bit registers: a whole 16x16 A spills
+//    on every GPU compiler): its M rows are dealt to Lr = min(S, M) "row lanes", row lane rl holding
+//    rows rl, rl + Lr, ... with all K columns (element e is (rl + (e / K) * Lr, e % K)); invocations
+//    Lr apart hold the same rows. In the LaneLayout below the row lane plays the row group (G = Lr,
+//    one column lane). The multiply-add shuffles each A value to the invocations whose accumulator
+//    rows need it; the row an invocation needs of A at each step sits at the same element in every
+//    row lane (multiply_add.cpp), so one shuffle serves the whole subgroup.
 //  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = min(S, N) "column lanes" in
 //    runs of NL = N / Lc neighbours; invocation l is column lane cl = l % Lc and holds columns cl NL,
 //    cl NL + 1, ..., cl NL + NL - 1. When the subgroup is wider than the matrix (S > N), the G = S / Lc
@@ -27,16 +34,23 @@ enum class Use : uint32_t { A = 0, B = 1, Accumulator = 2 };
 struct LaneLayout {
     uint32_t length;            // components each invocation holds (OpCooperativeMatrixLengthKHR)
     uint32_t column_lanes;      // Lc: 1 for A
-    uint32_t row_groups;        // G: how many groups split the rows (1 for A and B)
+    uint32_t row_groups;        // G: how many groups split the rows (1 for B and a replicated A; Lr
+                                // for a distributed A). Invocation l is in group (l / Lc) % G.
     uint32_t columns_per_lane;  // NL (all columns for A)
     uint32_t rows_per_lane;     // rows each invocation holds
 
     // The matrix row and column of element `e` for column lane `cl` and row group `g`.
     uint32_t row(uint32_t e, uint32_t g) const { return g + (e / columns_per_lane) * row_groups; }
     uint32_t column(uint32_t e, uint32_t cl) const { return cl * columns_per_lane + e % columns_per_lane; }
+    // How many invocations hold different elements; the others repeat them (writers()
+    // apart: of the same element, the invocation l % writers() holds it too).
+    uint32_t writers() const { return column_lanes * row_groups; }
 };
 
-// nullopt when the shape cannot be spread evenly over `subgroup_size` invocations.
-std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size);
+// nullopt when the shape cannot be spread evenly over `subgroup_size` invocations. With
+// `distributed_matrices`, an A takes the distributed layout where its rows spread evenly over the row lanes,
+// else the replicated one.
+std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size,
+                                      bool distributed_matrices = false);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -32,8 +32,9 @@ constexpr uint64_t kMaxDimension = 4096;
 constexpr uint32_t kMaxComponentsPerInvocation = 4096;
 constexpr uint64_t kMaxWorkgroupInvocations = 65536;
 
-std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size, Report error) {
-    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size);
+std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use, const PassContext& context, Report error) {
+    const uint32_t subgroup_size = context.target.subgroup_size;
+    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size, distributes_matrices(context));
     if (!layout) {
         error(std::format("a {}x{} matrix cannot be spread evenly over a subgroup of {} invocations", rows, columns,
                           subgroup_size));
@@ -43,6 +44,10 @@ std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use
 }
 
 }  // namespace
+
+bool distributes_matrices(const PassContext& context) {
+    return context.target.distributed_matrices && context.target.subgroup_shuffles && context.module.header.version >= 0x00010300;
+}
 
 std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
     const uint32_t subgroups = invocations / subgroup_size;
@@ -151,7 +156,7 @@ bool MatrixTypes::collect(PassContext& context) {
         const Use use = static_cast<Use>(*values[3]);
         std::optional<MatrixType> type;
         if (*values[0] == spv::ScopeSubgroup) {
-            type = subgroup_type(rows, columns, use, context.target.subgroup_size, error);
+            type = subgroup_type(rows, columns, use, context, error);
         } else {
             type = workgroup_type(rows, columns, use, context, error);
         }
@@ -173,7 +178,9 @@ bool MatrixTypes::collect(PassContext& context) {
 void MatrixTypes::band_workgroup_operands(PassContext& context) {
     // Banded copies are read once per subgroup that shares them, A's by every invocation of it:
     // cheap where uniform loads are scalar, not where each invocation loads again (WorkgroupLayout).
-    if (!context.target.scalar_uniform_loads) return;
+    // The GPU layout keeps A and B striped too: a band of each is more than a GPU invocation's
+    // registers hold (multiply_add.cpp streams the staged operands instead).
+    if (!context.target.scalar_uniform_loads || distributes_matrices(context)) return;
     // Keyed by use and shape, not type, so that conversions between types of one shape (f32 to f16
     // A) keep the layout; a shape paired with accumulators of different bands stays striped.
     using Shape = std::tuple<Use, uint32_t, uint32_t>;
@@ -200,7 +207,7 @@ void MatrixTypes::band_workgroup_operands(PassContext& context) {
         const bool is_a = type.use == Use::A;
         // A must have the accumulator's rows, B its columns (a mismatched multiply-add is reported later).
         if (is_a ? type.rows != spread.band_rows * down : type.columns != spread.band_columns * spread.bands_across) continue;
-        const std::optional<LaneLayout> layout = is_a ? lane_layout(spread.band_rows, type.columns, Use::A, subgroup_size)
+        const std::optional<LaneLayout> layout = is_a ? lane_layout(spread.band_rows, type.columns, Use::A, subgroup_size, distributes_matrices(context))
                                                       : lane_layout(type.rows, spread.band_columns, Use::B, subgroup_size);
         if (!layout || layout->length > kMaxComponentsPerInvocation) continue;
         type.layout = *layout;

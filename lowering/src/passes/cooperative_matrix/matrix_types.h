@@ -35,6 +35,8 @@ struct ComponentInfo {
 //    staging 12.9 ms. Loads read each copy once per sharing subgroup (from cache, mostly).
 //    Only where uniform loads are scalar (Target::scalar_uniform_loads): on lavapipe 25, which loads
 //    A's uniform elements per invocation, bands made the same GEMM 1.4-1.6x slower than striping.
+//    And not in the GPU layout (Target::distributed_matrices), whose invocations' registers cannot
+//    hold a band of A and B: there they are striped and the multiply-add streams them.
 //  - Other A and B (not multiplied, multiplied with accumulators of different bands, or all where
 //    uniform loads are per invocation) are striped: row-major element f is held by invocation f % invocations, at index
 //    f / invocations; a multiply-add stages them through shared memory.
@@ -84,6 +86,9 @@ class MatrixTypes {
 };
 
 std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t type_id);
+
+// Whether this module's subgroup-scope A matrices take the distributed layout (Target::distributed_matrices).
+bool distributes_matrices(const PassContext& context);
 
 // The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
 // need the fewest reads per multiply-add (the band's rows of A are uniform loads, its columns of B

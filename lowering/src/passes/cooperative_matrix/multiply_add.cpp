@@ -1,6 +1,7 @@
 #include "passes/cooperative_matrix/multiply_add.h"
 
 #include <format>
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
 #include "helpers/link_helper.h"
@@ -90,7 +91,8 @@ class MultiplyAdd {
 
     // A (band_rows x K) and B (K x band_columns) as a subgroup holds them for its band.
     std::optional<MatrixType> band_operand(const MatrixType& whole, uint32_t rows, uint32_t columns, Use use) {
-        const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, state_.context.target.subgroup_size);
+        const std::optional<LaneLayout> layout =
+            lane_layout(rows, columns, use, state_.context.target.subgroup_size, distributes_matrices(state_.context));
         if (!layout) return std::nullopt;
         const uint32_t lowered = state_.types().get_type_array(whole.component.type, state_.uint_constant(layout->length));
         return MatrixType{0, whole.component, rows, columns, use, false, *layout, {}, layout->length, lowered};
@@ -102,10 +104,14 @@ class MultiplyAdd {
     uint32_t workgroup_function() {
         const WorkgroupLayout& spread = c_->spread;
         const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
+        const bool banded = a_->spread == spread && b_->spread == spread;
+        // The GPU layout multiplies staged operands step by step (streamed below); integers keep the
+        // kernel, which adds C (saturating or not) after the whole sum.
+        const bool streamed = !banded && is_float_ && distributes_matrices(state_.context);
         band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
         band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
-        if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
-        if (a_->spread == spread && b_->spread == spread) {
+        if (!streamed && (!band_a_ || !band_b_)) return fail("a band's operands cannot be spread over the subgroup");
+        if (banded) {
             const uint32_t inner = subgroup_function(*band_a_, *band_b_);
             const bool shared = spread.invocations > state_.context.target.subgroup_size;
             return inner && shared && state_.context.target.simd_lane_invocations ? in_step(inner) : inner;
@@ -115,13 +121,13 @@ class MultiplyAdd {
         // K in chunks of kc, each staged and multiplied in turn, when the whole would take more
         // shared memory than the chunk budget.
         const uint32_t kc = staged_k_chunk(m, k, n);
-        if (kc != k) {
+        if (kc != k && !streamed) {
             band_a_ = band_operand(*a_, spread.band_rows, kc, Use::A);
             band_b_ = band_operand(*b_, kc, spread.band_columns, Use::B);
             if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
         }
-        const uint32_t inner = subgroup_function(*band_a_, *band_b_);
-        if (!inner) return 0;
+        const uint32_t inner = streamed ? 0 : subgroup_function(*band_a_, *band_b_);
+        if (!streamed && !inner) return 0;
 
         // A at the start of its component type's area, B after it when they share the type.
         const bool shared_type = a_->component.type == b_->component.type;
@@ -148,6 +154,28 @@ class MultiplyAdd {
         store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window);
         ir::Builder& b = function.body();
         scratch_.barrier(b, true);
+        uint32_t result = 0;
+        if (streamed) {
+            result = stream(function, accumulator, kc, a_area, b_offset, n, b_area);
+        } else {
+            result = multiply_bands(function, inner, accumulator, kc, a_area, b_offset, n, b_area);
+        }
+        if (running) {
+            b.add(spv::OpStore, 0, {running, result});
+            function.end_loop();
+            result = function.body().add(spv::OpLoad, c_->lowered, {running});
+        }
+        function.finish(result);
+        state_.remember_function(std::move(key), function.id());
+        return function.id();
+    }
+
+    // The band multiply-add on the staged operands: this subgroup's band of A (rows of the
+    // accumulator's band, kc columns) and of B read into the subgroup layouts, then the kernel.
+    uint32_t multiply_bands(ir::FunctionBuilder& function, uint32_t inner, uint32_t accumulator, uint32_t kc, uint32_t a_area,
+                            uint32_t b_offset, uint32_t n, uint32_t b_area) {
+        ir::Builder& b = function.body();
+        const uint32_t u = state_.uint_type();
         const Placement band(state_, b, *c_);
         const auto read = [&](const MatrixType& operand, uint32_t row, uint32_t column, uint32_t offset, uint32_t pitch,
                               uint32_t area) {
@@ -166,15 +194,57 @@ class MultiplyAdd {
         }
         const uint32_t band_a = b.add(spv::OpCompositeConstruct, band_a_->lowered, a_components);
         const uint32_t band_b = b.add(spv::OpCompositeConstruct, band_b_->lowered, b_components);
-        uint32_t result = b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, accumulator});
-        if (running) {
-            b.add(spv::OpStore, 0, {running, result});
-            function.end_loop();
-            result = function.body().add(spv::OpLoad, c_->lowered, {running});
+        return b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, accumulator});
+    }
+
+    // The GPU layout's multiply-add on the staged operands (Target::distributed_matrices): one K
+    // step at a time, each invocation reads from shared memory the A values of its accumulator rows
+    // and the B values of its columns and adds their products into its accumulators, as a tiled GEMM
+    // does. An invocation then holds its accumulators and one column of A and row of B at a time,
+    // never the band of A and B the kernel takes: llama.cpp's coopmat2 GEMM (64x64x64, 128
+    // invocations) needs 64 + 128 components an invocation for those bands on a 32-wide GPU.
+    // Products are summed in K order with fused multiply-adds, as the kernel sums them.
+    uint32_t stream(ir::FunctionBuilder& function, uint32_t accumulator, uint32_t kc, uint32_t a_area, uint32_t b_offset,
+                    uint32_t n, uint32_t b_area) {
+        ir::Builder& b = function.body();
+        const uint32_t u = state_.uint_type(), wide = wide_type();
+        const LaneLayout& layout = c_->layout;
+        const Placement held(state_, b, *c_);
+        std::vector<uint32_t> rows, columns;  // of the accumulators held: row i * NL + t is (rows[i], columns[t])
+        for (uint32_t i = 0; i < layout.rows_per_lane; ++i) rows.push_back(held.row(b, i * layout.columns_per_lane));
+        for (uint32_t t = 0; t < layout.columns_per_lane; ++t) columns.push_back(held.column(b, t));
+        const uint32_t wide_array = state_.types().get_type_array(wide, state_.uint_constant(c_->length));
+        const uint32_t sums = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, wide_array));
+        b.add(spv::OpStore, 0, {sums, widened(function, accumulator, *c_, false)});
+        const uint32_t wide_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, wide);
+        const uint32_t fma_set = module_.get_ext_inst_import("GLSL.std.450");
+        const auto staged = [&](const MatrixType& operand, uint32_t index, uint32_t area, bool is_signed) {
+            const uint32_t value =
+                b.add(spv::OpLoad, operand.component.type, {scratch_.element_pointer(b, operand.component.type, index, area, true)});
+            return widen(b, value, operand, is_signed);
+        };
+        const uint32_t k = function.begin_loop(state_.uint_constant(kc));
+        std::vector<uint32_t> a_values, b_values;
+        for (const uint32_t row : rows) {
+            const uint32_t index = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state_.uint_constant(kc)}), k});
+            a_values.push_back(staged(*a_, index, a_area, false));
         }
-        function.finish(result);
-        state_.remember_function(std::move(key), function.id());
-        return function.id();
+        const uint32_t line = b.add(spv::OpIAdd, u, {state_.uint_constant(b_offset), b.add(spv::OpIMul, u, {k, state_.uint_constant(n)})});
+        for (const uint32_t column : columns) b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {line, column}), b_area, false));
+        for (uint32_t i = 0; i < rows.size(); ++i) {
+            for (uint32_t t = 0; t < columns.size(); ++t) {
+                const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {sums, state_.uint_constant(i * layout.columns_per_lane + t)});
+                const uint32_t sum = b.add(spv::OpLoad, wide, {pointer});
+                b.add(spv::OpStore, 0,
+                      {pointer, b.add(spv::OpExtInst, wide, {fma_set, GLSLstd450Fma, a_values[i], b_values[t], sum})});
+            }
+        }
+        function.end_loop();
+        const uint32_t total = b.add(spv::OpLoad, wide_array, {sums});
+        Components wide_sums(state_, function, wide_array, wide, c_->length, total);
+        Components components(state_, function, r_->lowered, r_->component.type, r_->length);
+        repeat(state_, function, r_->length, [&](const Iteration& e) { components.set(e, narrow(b, wide_sums.get(e))); });
+        return components.value();
     }
 
     // The K columns of A (rows of B) a staged workgroup multiply-add stages at once: all of K when
@@ -252,13 +322,19 @@ class MultiplyAdd {
             uint_value(3, c.row_groups),      uint_value(4, c.rows_per_lane),  uint_value(5, saturating() ? 1 : 0),
             uint_value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
             uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length),
-            uint_value(10, k_steps())};
+            uint_value(10, k_steps()),        uint_value(11, ka_->layout.row_groups)};
+        // A distributed A (row lanes in its row groups) is shuffled in by the *_distributed kernels.
+        const bool distributed = ka_->layout.row_groups > 1;
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
-        const uint32_t kernel = helpers::link_helper_function(module_, state_.types(), "coopmat_muladd",
-                                                              is_float_ ? "coopmat_muladd_float" : "coopmat_muladd_int",
-                                                              values, state_.context.diagnostics);
+        const std::string name = std::string(is_float_ ? "coopmat_muladd_float" : "coopmat_muladd_int") + (distributed ? "_distributed" : "");
+        const uint32_t kernel =
+            helpers::link_helper_function(module_, state_.types(), "coopmat_muladd", name, values, state_.context.diagnostics);
+        if (kernel && distributed) {
+            module_.add_capability(spv::CapabilityGroupNonUniform);
+            module_.add_capability(spv::CapabilityGroupNonUniformShuffle);
+        }
         if (kernel) state_.remember_function(std::move(key), kernel);
         return kernel;
     }
@@ -298,26 +374,26 @@ class MultiplyAdd {
         return r.type == wide_type() ? value : b.add(spv::OpBitcast, r.type, {value});
     }
 
-    // The whole matrix widened, in a Function variable the kernel can take.
-    uint32_t widened_variable(ir::FunctionBuilder& function, uint32_t matrix_value, const MatrixType& matrix, bool is_signed) {
+    // The whole matrix widened: an array value of 32-bit components, or (`in_variable`) a Function
+    // variable holding it, which the kernel can take.
+    uint32_t widened(ir::FunctionBuilder& function, uint32_t matrix_value, const MatrixType& matrix, bool is_signed,
+                     bool in_variable = false) {
         ir::Builder& b = function.body();
         const uint32_t array = state_.types().get_type_array(wide_type(), state_.uint_constant(matrix.length));
         Components narrow_components(state_, function, matrix.lowered, matrix.component.type, matrix.length, matrix_value);
         Components wide_components(state_, function, array, wide_type(), matrix.length);
         repeat(state_, function, matrix.length,
                [&](const Iteration& e) { wide_components.set(e, widen(b, narrow_components.get(e), matrix, is_signed)); });
+        if (!in_variable) return wide_components.value();
         const uint32_t variable = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, array));
         b.add(spv::OpStore, 0, {variable, wide_components.value()});
         return variable;
     }
 
     void generate(ir::FunctionBuilder& function, uint32_t kernel) {
-        const uint32_t a = widened_variable(function, function.parameter(0), *ka_,
-                                            has(spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask));
-        const uint32_t b = widened_variable(function, function.parameter(1), *kb_,
-                                            has(spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask));
-        const uint32_t c = widened_variable(function, function.parameter(2), *c_,
-                                            has(spv::CooperativeMatrixOperandsMatrixCSignedComponentsKHRMask));
+        const uint32_t a = widened(function, function.parameter(0), *ka_, has(spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask), true);
+        const uint32_t b = widened(function, function.parameter(1), *kb_, has(spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask), true);
+        const uint32_t c = widened(function, function.parameter(2), *c_, has(spv::CooperativeMatrixOperandsMatrixCSignedComponentsKHRMask), true);
         ir::Builder& body = function.body();
         const Placement place(state_, body, *c_);
         const uint32_t uint_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, state_.uint_type());

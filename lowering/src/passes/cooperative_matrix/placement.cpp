@@ -19,7 +19,13 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
         if (layout.column_lanes > 1) {
             first_column_ = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {lane, lanes}), state.uint_constant(layout.columns_per_lane)});
         }
-        if (layout.row_groups > 1) row_group_ = b.add(spv::OpUDiv, u, {lane, lanes});
+        if (layout.row_groups > 1) {
+            row_group_ = layout.column_lanes > 1 ? b.add(spv::OpUDiv, u, {lane, lanes}) : lane;
+            // Invocations past the layout's writers repeat their elements (a distributed A).
+            if (layout.writers() < state.context.target.subgroup_size) {
+                row_group_ = b.add(spv::OpUMod, u, {row_group_, state.uint_constant(layout.row_groups)});
+            }
+        }
     }
     if (matrix.workgroup) {  // banded: which band this subgroup holds (A: all columns, B: all rows)
         const WorkgroupLayout& spread = matrix.spread;
@@ -100,7 +106,7 @@ uint32_t Placement::sole_writer(ir::Builder& b) const {
     // Striped matrices and accumulators hold every element once.
     if (matrix_.striped() || (matrix_.workgroup && matrix_.use == Use::Accumulator)) return 0;
     const uint32_t subgroup = state_.context.target.subgroup_size;
-    const uint32_t writers = matrix_.use == Use::A ? 1 : (matrix_.use == Use::B ? matrix_.layout.column_lanes : subgroup);
+    const uint32_t writers = matrix_.layout.writers();
     const uint32_t bool_type = state_.types().get_type_bool();
     const uint32_t lane_writes =
         writers < subgroup ? b.add(spv::OpULessThan, bool_type, {state_.load_lane(b), state_.uint_constant(writers)}) : 0;

@@ -248,8 +248,8 @@ class Reduction {
     Components results_;
 };
 
-// A subgroup-scope accumulator whose invocations hold every row, as an A (every invocation holds the
-// whole matrix): each element broadcast from the invocation holding it, converted after. Written out
+// A subgroup-scope accumulator whose invocations hold every row, as a replicated A (every invocation
+// holds the whole matrix): each element broadcast from the invocation holding it, converted after. Written out
 // element by element (the holder's lane must be a constant before SPIR-V 1.5).
 uint32_t accumulator_to_a_by_broadcasts(LoweringState& state, ir::FunctionBuilder& function, const MatrixType& source,
                                         const MatrixType& result, uint32_t opcode) {
@@ -375,7 +375,7 @@ bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
         const bool broadcast = !transpose && source->use == Use::Accumulator && result->use == Use::A &&
-                               shuffles_reach(state, *source) && unrolls(state, result->length);
+                               result->layout.writers() == 1 && shuffles_reach(state, *source) && unrolls(state, result->length);
         function.finish(broadcast ? accumulator_to_a_by_broadcasts(state, function, *source, *result, opcode)
                                   : relayout_through_scratch(state, scratch, function, *source, *result, transpose, opcode));
         function_id = function.id();
