@@ -157,7 +157,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     Options options;
     options.target = target_of(kPresets[2]);  // vulkan1.3
     std::optional<uint32_t> subgroup_size, shared_memory, unroll_up_to;
-    std::optional<bool> scalar_uniform_loads, distributed_matrices;
+    std::optional<bool> scalar_uniform_loads, distributed_matrices, subgroup_shuffles;
     std::optional<lowering::EmulatedSet> sets;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -204,6 +204,12 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
                 return std::nullopt;
             }
             distributed_matrices = *layout == "distributed";
+        } else if (auto shuffles = option("--subgroup-shuffles")) {
+            if (*shuffles != "yes" && *shuffles != "no") {
+                error = std::format("--subgroup-shuffles expects yes or no, not '{}'", *shuffles);
+                return std::nullopt;
+            }
+            subgroup_shuffles = *shuffles == "yes";
         } else if (auto names = option("--emulate")) {
             lowering::EmulatedSet value = 0;
             if (!parse_sets(*names, value, error)) return std::nullopt;
@@ -229,9 +235,11 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
     if (unroll_up_to) options.target.unroll_up_to = *unroll_up_to;
     if (scalar_uniform_loads) options.target.scalar_uniform_loads = *scalar_uniform_loads;
+    if (subgroup_shuffles) options.target.subgroup_shuffles = *subgroup_shuffles;
     if (distributed_matrices) {
         options.target.distributed_matrices = *distributed_matrices;
-        options.target.subgroup_shuffles |= *distributed_matrices;  // the distributed multiply-add shuffles
+        // The distributed multiply-add shuffles: shuffles unless said otherwise.
+        if (!subgroup_shuffles) options.target.subgroup_shuffles |= *distributed_matrices;
     }
     if (sets) options.target.emulate = *sets;
     if (options.input.empty()) {
@@ -275,7 +283,13 @@ Options:
   --matrix-layout KIND  How subgroup-scope A matrices are held: replicated (every invocation holds the
                         whole matrix, the default: lavapipe) or distributed (each holds a share of the
                         rows, shuffled to where a multiply-add needs them: GPUs; implies subgroup
-                        shuffles, so the module must be SPIR-V 1.3 or later to use them).
+                        shuffles unless --subgroup-shuffles no, and the module must be SPIR-V 1.3 or
+                        later to use them).
+  --subgroup-shuffles yes|no
+                        Whether compute shaders have the subgroup shuffle and ballot operations
+                        (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With
+                        them, subgroup-scope row reductions and accumulator-to-A conversions move
+                        values between invocations without shared memory.
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
