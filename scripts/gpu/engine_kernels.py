@@ -74,8 +74,13 @@ FEATURES = [("GGML_VULKAN_COOPMAT_GLSLC_SUPPORT", "coopmat.comp"),
             ("GGML_VULKAN_COOPMAT2_GLSLC_SUPPORT", "coopmat2.comp"),
             ("GGML_VULKAN_COOPMAT2_DECODE_VECTOR_GLSLC_SUPPORT", "coopmat2_decode_vector.comp"),
             ("GGML_VULKAN_INTEGER_DOT_GLSLC_SUPPORT", "integer_dot.comp"),
-            ("GGML_VULKAN_BFLOAT16_GLSLC_SUPPORT", "bfloat16.comp")]
+            ("GGML_VULKAN_BFLOAT16_GLSLC_SUPPORT", "bfloat16.comp"),
+            ("GGML_VULKAN_FLOAT_E2M1_GLSLC_SUPPORT", "float_e2m1.comp"),
+            ("GGML_VULKAN_FLOAT_E4M3_GLSLC_SUPPORT", "float_e4m3.comp")]
 SOURCES = ["mul_mm.comp", "mul_mm_cm2.comp", "flash_attn.comp", "flash_attn_cm2.comp"]
+# Every source the generator makes a _cm1 or _cm2 variant of (the catalogue, engine_catalogue.py).
+COOPMAT_SOURCES = ["mul_mm.comp", "mul_mm_cm2.comp", "flash_attn_cm1.comp", "flash_attn_cm2.comp",
+                   "conv2d_mm.comp", "conv3d_mm.comp"]
 
 
 def shaders_dir(source):
@@ -86,7 +91,9 @@ def shaders_dir(source):
     sys.exit(f"engine_kernels: no src/ggml-vulkan/vulkan-shaders/vulkan-shaders-gen.cpp under {source}")
 
 
-def build(source, out):
+def build(source, out, wanted=None, sources=SOURCES):
+    """Builds the variants named in `wanted` (default: those KERNELS uses); wanted "coopmat" builds every
+    _cm1 and _cm2 variant of `sources`."""
     shaders = shaders_dir(source)
     os.makedirs(out, exist_ok=True)
     work = os.path.join(out, "work")
@@ -105,24 +112,29 @@ def build(source, out):
                     os.path.join(shaders, "vulkan-shaders-gen.cpp"), "-o", generator], check=True)
     # The stand-in compiles the variants the kernels use with glslc and writes the others empty.
     stand_in = os.path.join(work, "glslc")
-    wanted = " ".join(sorted({spv for _, spv, _, _, _ in KERNELS}))
+    coopmat = wanted == "coopmat"
+    if wanted is None:
+        wanted = " ".join(sorted({spv for _, spv, _, _, _ in KERNELS}))
     with open(stand_in, "w") as f:
         f.write("#!/bin/sh\n# the generator's glslc: only the variants engine_kernels.py uses\n"
                 'for a; do [ "$prev" = -o ] && out=$a; prev=$a; done\n'
-                f'case " {wanted} " in *" $(basename "$out" .spv) "*) exec glslc "$@" ;; esac\n'
-                ': >"$out"\n')
+                + ('case "$(basename "$out" .spv)" in *_cm1|*_cm2) exec glslc "$@" ;; esac\n' if coopmat else
+                   f'case " {wanted} " in *" $(basename "$out" .spv) "*) exec glslc "$@" ;; esac\n')
+                + ': >"$out"\n')
     os.chmod(stand_in, 0o755)
-    for source_file in SOURCES:
+    for source_file in sources:
         subprocess.run([generator, "--glslc", stand_in, "--source", os.path.join(shaders, source_file),
                         "--output-dir", out, "--target-hpp", os.path.join(work, "shaders.hpp"),
                         "--target-cpp", os.path.join(work, "shaders.cpp")], check=True)
-    missing = [spv for spv in wanted.split() if not os.path.getsize(os.path.join(out, spv + ".spv"))]
-    if missing:
-        sys.exit(f"engine_kernels: the generator made no {', '.join(missing)}")
+    if not coopmat:
+        missing = [spv for spv in wanted.split() if not os.path.getsize(os.path.join(out, spv + ".spv"))]
+        if missing:
+            sys.exit(f"engine_kernels: the generator made no {', '.join(missing)}")
     for empty in glob.glob(os.path.join(out, "*.spv")):
         if not os.path.getsize(empty):
             os.remove(empty)
-    print(f"[engine-kernels] {len(wanted.split())} kernels in {out}", file=sys.stderr)
+    built = len(glob.glob(os.path.join(out, "*.spv"))) if coopmat else len(wanted.split())
+    print(f"[engine-kernels] {built} kernels in {out}", file=sys.stderr)
 
 
 def list_kernels(gpu, spv_dir):
