@@ -11,8 +11,8 @@ llama.cpp (engine_kernels.build with every _cm1/_cm2 variant of the sources that
 The GPU classes are what ggml-vulkan.cpp tells apart when it picks constants: vendor, architecture, subgroup
 size and shared memory. Each runs with the layer's target for such a device (every extension emulated):
   lavapipe  Mesa's CPU driver: subgroup 8, 32 KiB (--target lavapipe)
-  nvidia32  an NVIDIA Ampere GPU: subgroup 32, 48 KiB, subgroup shuffles
-  amd64     an AMD RDNA3 GPU under RADV: subgroup 64, 64 KiB, subgroup shuffles
+  nvidia32  an NVIDIA Ampere GPU: subgroup 32, 48 KiB, subgroup shuffles, the GPUs' matrix layout
+  amd64     an AMD RDNA3 GPU under RADV: subgroup 64, 64 KiB, subgroup shuffles, the GPUs' matrix layout
 The constants follow ggml-vulkan.cpp of the source's date (ggml_vk_load_shaders' warptiles and
 CREATE_MM macros, get_fa_tuning_params_coopmat1/2 and get_fa_spec_constants, the conv2d/conv3d block
 shapes); a module ggml builds but never loads on such a device is still specialized like its family and
@@ -37,11 +37,11 @@ CLASSES = {
                  "what": "lavapipe-like: subgroup 8, 32 KiB shared memory"},
     "nvidia32": {"sg": 32, "vendor": "nvidia", "shmem": 49152,
                  "args": ["--target", "vulkan1.3", "--subgroup-size", "32", "--shared-memory", "49152",
-                          "--subgroup-shuffles", "yes"],
+                          "--subgroup-shuffles", "yes", "--matrix-layout", "distributed"],
                  "what": "NVIDIA Ampere-like: subgroup 32, 48 KiB shared memory"},
     "amd64": {"sg": 64, "vendor": "amd", "shmem": 65536,
               "args": ["--target", "vulkan1.3", "--subgroup-size", "64", "--shared-memory", "65536",
-                       "--subgroup-shuffles", "yes"],
+                       "--subgroup-shuffles", "yes", "--matrix-layout", "distributed"],
               "what": "AMD RDNA3-like (RADV): subgroup 64, 64 KiB shared memory"},
 }
 

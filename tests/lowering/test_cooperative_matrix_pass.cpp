@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <format>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 #include <tuple>
@@ -71,7 +74,8 @@ std::multiset<std::pair<uint32_t, uint32_t>> held(uint32_t rows, uint32_t column
 
 TEST(CooperativeMatrixLaneLayout, AccumulatorsHoldEachElementOnceAndAIsWholeEverywhere) {
     for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u}) {
-        for (auto [rows, columns] : {std::pair{16u, 16u}, {16u, 8u}, {8u, 8u}, {32u, 16u}}) {
+        // 24 and 80 columns: fewer column lanes than min(S, N), several columns each (gcd(S, N) lanes).
+        for (auto [rows, columns] : {std::pair{16u, 16u}, {16u, 8u}, {8u, 8u}, {32u, 16u}, {24u, 24u}, {64u, 80u}}) {
             SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(columns) + " at " + std::to_string(subgroup_size));
             if (!cooperative_matrix::lane_layout(rows, columns, cooperative_matrix::Use::Accumulator, subgroup_size)) continue;
             const auto accumulator = held(rows, columns, cooperative_matrix::Use::Accumulator, subgroup_size);
@@ -163,6 +167,41 @@ TEST(CooperativeMatrixPass, StagedMultiplyAddsStageKInChunksThatFitTheReserve) {
         return read_facts(result.words).count(spv::OpLoopMerge);
     };
     EXPECT_GT(loops(1024), loops(0));
+}
+
+// The longest array an invocation holds in the lowered module (arrays in shared memory left out):
+// what a GPU compiler must keep in registers, or spill.
+uint32_t longest_invocation_array(const std::vector<uint32_t>& words) {
+    const std::string text = disassemble(words);
+    std::map<std::string, uint32_t> constants, arrays;
+    std::set<std::string> shared;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, std::regex(R"((%\S+) = OpConstant %uint (\d+))"))) constants[m[1]] = std::stoul(m[2]);
+        if (std::regex_search(line, m, std::regex(R"((%\S+) = OpTypeArray %\S+ (%\S+))"))) arrays[m[1]] = constants[m[2]];
+        if (std::regex_search(line, m, std::regex(R"(= OpTypePointer Workgroup (%\S+))"))) shared.insert(m[1]);
+    }
+    uint32_t longest = 0;
+    for (const auto& [name, length] : arrays) longest = shared.contains(name) ? longest : std::max(longest, length);
+    return longest;
+}
+
+// The workgroup GEMM (gemm_coopmat2.comp: 128x128 of C over 128 invocations, K steps of 16) for a
+// 32-wide GPU: in lavapipe's layout each invocation holds its subgroup's band of A whole (32 rows x
+// 16: 512 components); in the GPUs' layout its share of the accumulator (128 components) is the
+// most, A and B striped and streamed from shared memory.
+TEST(CooperativeMatrixPass, TheGpuLayoutHoldsNoBandOfAWorkgroupOperand) {
+    const auto longest = [](bool distributed) {
+        Target target = emulating_coopmat(32);
+        target.distributed_matrices = target.subgroup_shuffles = distributed;
+        const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", {128}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return longest_invocation_array(result.words);
+    };
+    EXPECT_EQ(longest(false), 512u);
+    EXPECT_EQ(longest(true), 128u);
 }
 
 // A workgroup of one subgroup shares no band: no barrier even on lavapipe.

@@ -188,8 +188,8 @@ std::vector<uint32_t> lowered_by_the_library(Context& context, const char* shade
 }
 
 // The shaders declare N x N and N/2 x N/2 accumulators. At N = 48 the 24 x 24 ones are beyond the
-// granularity the layer advertises (16 x 16), and the lowering lays them out only over subgroups whose
-// size divides 24 (lavapipe's 4 and 8, not 16): "not supported", CTS-style, where it cannot.
+// granularity the layer advertises (16 x 16); the lowering lays them out over lavapipe's 4, 8 and 16
+// lanes (at 16: 8 column lanes of 3 columns, two row groups). "Not supported", CTS-style, where it cannot.
 std::string unsupported_at_this_width(const Context& context, uint32_t n) {
     if (lowering::cooperative_matrix_shape_supported(n / 2, n / 2, 2, context.subgroup_size)) return {};
     return std::format("not supported: a {0}x{0} accumulator, beyond the advertised 16x16 granularity, over a subgroup of {1}", n / 2,
@@ -359,8 +359,8 @@ std::vector<float> reduce_input(const ReduceShape& s) {
 constexpr const char* kReduceShader = "tests/coopmat2/subgroup_reduce_shapes.comp";
 
 // The shader's accumulators (M x N, M x RN, RM x N, RM x RN, M/2 x N/2) are smaller than the advertised
-// 16 x 16 granularity, chosen so that at 8 lanes invocations hold no element of some lines; at subgroup
-// scope over 16 lanes some of them cannot be laid out at all: "not supported" there, CTS-style.
+// 16 x 16 granularity, chosen so that at 8 lanes invocations hold no element of some lines; a shape that
+// cannot be laid out over the subgroup is "not supported" there, CTS-style.
 std::string unsupported_at_this_width(const Context& context, const ReduceShape& s) {
     if (s.invocations != 0) return {};
     const std::pair<uint32_t, uint32_t> shapes[] = {{s.m, s.n}, {s.m, s.rn}, {s.rm, s.n}, {s.rm, s.rn}, {s.m / 2, s.n / 2}};

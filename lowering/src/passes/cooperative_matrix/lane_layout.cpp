@@ -1,6 +1,7 @@
 #include "passes/cooperative_matrix/lane_layout.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
@@ -14,8 +15,9 @@ std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, 
         const uint32_t rows_per_lane = rows / row_lanes;
         return LaneLayout{rows_per_lane * columns, 1, row_lanes, columns, rows_per_lane};
     }
-    const uint32_t lanes = std::min(subgroup_size, columns);
-    if (columns % lanes != 0 || subgroup_size % lanes != 0) return std::nullopt;
+    // min(S, N) wherever one divides the other (subgroup sizes and most shapes are powers of two);
+    // otherwise (80 columns over 32 lanes) fewer column lanes holding more columns each.
+    const uint32_t lanes = std::gcd(subgroup_size, columns);
     const uint32_t groups = use == Use::Accumulator ? subgroup_size / lanes : 1;
     if (rows % groups != 0) return std::nullopt;
     const uint32_t columns_per_lane = columns / lanes;

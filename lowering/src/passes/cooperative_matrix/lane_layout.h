@@ -11,9 +11,10 @@
 //    one column lane). The multiply-add shuffles each A value to the invocations whose accumulator
 //    rows need it; the row an invocation needs of A at each step sits at the same element in every
 //    row lane (multiply_add.cpp), so one shuffle serves the whole subgroup.
-//  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = min(S, N) "column lanes" in
-//    runs of NL = N / Lc neighbours; invocation l is column lane cl = l % Lc and holds columns cl NL,
-//    cl NL + 1, ..., cl NL + NL - 1. When the subgroup is wider than the matrix (S > N), the G = S / Lc
+//  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = gcd(S, N) "column lanes"
+//    (min(S, N) where one divides the other) in runs of NL = N / Lc neighbours; invocation l is column
+//    lane cl = l % Lc and holds columns cl NL, cl NL + 1, ..., cl NL + NL - 1. When there are fewer
+//    column lanes than invocations (Lc < S), the G = S / Lc
 //    groups of invocations split an accumulator's rows (group g = l / Lc holds rows g, g + G, ...),
 //    while every group holds all K rows of B. Element e is row (g + (e / NL) * G), column
 //    (cl * NL + e % NL). Neighbouring columns, rather than columns Lc apart, so that an invocation's
