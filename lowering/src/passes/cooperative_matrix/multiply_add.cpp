@@ -108,9 +108,11 @@ class MultiplyAdd {
         // The GPU layout multiplies staged operands step by step (streamed below); integers keep the
         // kernel, which adds C (saturating or not) after the whole sum.
         const bool streamed = !banded && is_float_ && distributes_matrices(state_.context);
-        band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
-        band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
-        if (!streamed && (!band_a_ || !band_b_)) return fail("a band's operands cannot be spread over the subgroup");
+        if (!streamed) {
+            band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
+            band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
+            if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
+        }
         if (banded) {
             const uint32_t inner = subgroup_function(*band_a_, *band_b_);
             const bool shared = spread.invocations > state_.context.target.subgroup_size;
