@@ -52,12 +52,16 @@ bool distributes_matrices(const PassContext& context) {
 std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
     const uint32_t subgroups = invocations / subgroup_size;
     std::optional<WorkgroupLayout> best;
-    uint32_t best_cost = ~0u;
+    uint64_t best_cost = ~uint64_t{0};
     for (uint32_t across = 1; across <= subgroups; ++across) {
         if (subgroups % across != 0 || columns % across != 0 || rows % (subgroups / across) != 0) continue;
         const uint32_t band_rows = rows / (subgroups / across), band_columns = columns / across;
-        if (!lane_layout(band_rows, band_columns, Use::Accumulator, subgroup_size)) continue;
-        const uint32_t cost = band_rows + (band_columns + subgroup_size - 1) / subgroup_size;
+        const std::optional<LaneLayout> layout = lane_layout(band_rows, band_columns, Use::Accumulator, subgroup_size);
+        if (!layout) continue;
+        // Bands whose elements some invocations repeat (fewer rows than row groups) only where no
+        // other fits: they compute those elements more than once.
+        const bool repeated = layout->writers() < subgroup_size;
+        const uint64_t cost = band_rows + (band_columns + subgroup_size - 1) / subgroup_size + (repeated ? uint64_t{1} << 32 : 0);
         if (cost < best_cost) {
             best_cost = cost;
             best = WorkgroupLayout{invocations, band_rows, band_columns, across};

@@ -103,14 +103,16 @@ std::optional<uint32_t> Placement::fixed_column(uint32_t e) const {
 }
 
 uint32_t Placement::sole_writer(ir::Builder& b) const {
-    // Striped matrices and accumulators hold every element once.
-    if (matrix_.striped() || (matrix_.workgroup && matrix_.use == Use::Accumulator)) return 0;
+    // Striped matrices hold every element once; the bands of a workgroup accumulator are the subgroups' own.
+    if (matrix_.striped()) return 0;
     const uint32_t subgroup = state_.context.target.subgroup_size;
     const uint32_t writers = matrix_.layout.writers();
+    const bool one_holder = !matrix_.workgroup || matrix_.use == Use::Accumulator;  // but for its repeats
+    if (matrix_.workgroup && one_holder && writers == subgroup) return 0;
     const uint32_t bool_type = state_.types().get_type_bool();
     const uint32_t lane_writes =
         writers < subgroup ? b.add(spv::OpULessThan, bool_type, {state_.load_lane(b), state_.uint_constant(writers)}) : 0;
-    if (!matrix_.workgroup) return lane_writes;
+    if (one_holder) return lane_writes;
     // Banded A or B: of the subgroups sharing band rows (A) or band columns (B), the first.
     const uint32_t u = state_.uint_type();
     const uint32_t id = state_.load_builtin(b, spv::BuiltInSubgroupId);

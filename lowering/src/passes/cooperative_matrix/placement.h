@@ -43,8 +43,9 @@ class Placement {
     // SubgroupId * subgroup size + SubgroupLocalInvocationId (an id): the invocation's index in its workgroup.
     static uint32_t invocation_in_workgroup(LoweringState& state, ir::Builder& builder);
     // True (an id) in the one invocation that writes each element several invocations hold (all
-    // of a replicated subgroup A, a distributed one's row lanes; B across row groups; banded
-    // workgroup A and B across the subgroups that share a band); 0 when every element has a single holder.
+    // of a replicated subgroup A, a distributed one's row lanes; B across row groups; an accumulator
+    // with fewer rows than row groups across its replicas; banded workgroup A and B across the
+    // subgroups that share a band); 0 when every element has a single holder.
     uint32_t sole_writer(ir::Builder& builder) const;
 
   private:

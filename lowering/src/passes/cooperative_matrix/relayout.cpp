@@ -162,6 +162,8 @@ class Reduction {
         const auto partial = [&](uint32_t index) { return read_scratch(scratch_, b_, source_, index, area); };
 
         const Placement held(state_, b_, source_);
+        // Where the source's elements repeat, one holder of each writes its partial.
+        const uint32_t writer = layout.writers() < state_.context.target.subgroup_size ? held.sole_writer(b_) : 0;
         Components elements(state_, function_, source_.lowered, type, source_.length, function_.parameter(0));
         scratch_.barrier(b_, source_.workgroup);  // the previous user's reads are done
         repeat(state_, function_, columns ? layout.columns_per_lane : layout.rows_per_lane, [&](const Iteration& line) {
@@ -178,7 +180,9 @@ class Reduction {
             const uint32_t slot = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {b_.add(spv::OpUDiv, u, {across, band_id}), state_.uint_constant(band_slots)}),
                                                           columns ? in_band : b_.add(spv::OpUDiv, u, {in_band, state_.uint_constant(layout.columns_per_lane)})});
             const uint32_t at = b_.add(spv::OpIAdd, u, {b_.add(spv::OpIMul, u, {index, state_.uint_constant(slots)}), slot});
+            if (writer) function_.begin_if(writer);
             b_.add(spv::OpStore, 0, {scratch_.element_pointer(b_, type, at, area, source_.workgroup), value});
+            if (writer) function_.end_if();
         });
         scratch_.barrier(b_, source_.workgroup);
 
