@@ -211,6 +211,24 @@ TEST(CooperativeMatrixPass, TheGpuLayoutHoldsNoBandOfAWorkgroupOperand) {
     EXPECT_EQ(longest(true), 128u);
 }
 
+// A workgroup-scope conversion larger than the reserve (workgroup_attention.comp's 32x32 P to an f16
+// A: 2 KiB) goes through shared memory a few rows at a time, in a loop, and the lowering takes no more
+// shared memory than the reserve for it (vulkan.*.CooperativeMatrix2Workgroup/*InChunks run it).
+TEST(CooperativeMatrixPass, RelayoutsLargerThanTheReserveGoThroughSharedMemoryInChunks) {
+    const auto lowered = [](uint32_t reserve) {
+        Target target = emulating_coopmat(8);
+        target.reserved_shared_memory_bytes = reserve;
+        const Result result = lowered_corpus_module("workgroup_attention.comp.spv", {0}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return result.words;
+    };
+    const auto whole = lowered(0), chunked = lowered(512);
+    EXPECT_GT(read_facts(chunked).count(spv::OpLoopMerge), read_facts(whole).count(spv::OpLoopMerge));
+    EXPECT_TRUE(contains(disassemble(whole), "OpTypeArray %half %uint_1024")) << "the whole P in shared memory";
+    EXPECT_FALSE(contains(disassemble(chunked), "OpTypeArray %half %uint_1024"));
+}
+
 // A workgroup of one subgroup shares no band: no barrier even on lavapipe.
 TEST(CooperativeMatrixPass, OneSubgroupWorkgroupsNeedNoStepBarrier) {
     EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 8, true), 0u);

@@ -1,6 +1,7 @@
 #include "passes/cooperative_matrix/relayout.h"
 
 #include <format>
+#include <functional>
 #include <utility>
 #include <spirv/unified1/spirv.hpp>
 
@@ -274,6 +275,52 @@ uint32_t accumulator_to_a_by_broadcasts(LoweringState& state, ir::FunctionBuilde
     return components.value();
 }
 
+// The rows of the result a relayout puts through the scratch area at once: all of them, or for a
+// workgroup matrix larger than the shared memory the lowering may take (what the layer reserves, else
+// half the device's; the staged multiply-add's budget), the most rows that fit and divide its rows.
+// llama.cpp's coopmat2 flash attention converts its 64 x 256 Q (32 KiB as halves) at head size 256,
+// all of lavapipe's shared memory.
+uint32_t rows_at_once(const LoweringState& state, const MatrixType& staged, const MatrixType& result) {
+    const Target& target = state.context.target;
+    const uint32_t budget = target.reserved_shared_memory_bytes ? target.reserved_shared_memory_bytes : target.max_shared_memory_bytes / 2;
+    const uint64_t bytes_per_row = uint64_t{result.columns} * staged.component.width / 8;
+    if (!staged.workgroup || budget == 0 || bytes_per_row * result.rows <= budget) return result.rows;
+    uint32_t rows = result.rows;
+    while (rows > 1 && (result.rows % rows != 0 || bytes_per_row * rows > budget)) --rows;
+    return rows;
+}
+
+// The relayout through the scratch area `rows` result rows at a time, in a loop: each chunk's
+// elements written there (a window of the source), then each invocation takes those of its elements
+// that fall in the chunk. `finish` converts what is read to the result's component type.
+uint32_t relayout_in_chunks(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& staged,
+                            uint32_t staged_value, const MatrixType& result, bool transpose, uint32_t rows,
+                            const std::function<uint32_t(uint32_t)>& finish) {
+    ir::Builder& b = function.body();
+    const uint32_t u = state.uint_type(), bool_type = state.types().get_type_bool();
+    const uint32_t area = rows * result.columns;
+    const Placement place(state, b, result);
+    const uint32_t held = function.add_variable(state.types().get_type_pointer(spv::StorageClassFunction, result.lowered));
+    const uint32_t chunk = function.begin_loop(state.uint_constant(result.rows / rows));
+    const uint32_t first = b.add(spv::OpIMul, u, {chunk, state.uint_constant(rows)});
+    scratch.barrier(b, true);  // the previous chunk's (or user's) reads are done
+    // The result's rows are the source's rows, or its columns when transposed.
+    store_to_scratch(state, scratch, function, staged, staged_value, 0, result.columns, transpose, area, ScratchWindow{!transpose, first, rows});
+    scratch.barrier(b, true);
+    Components before(state, function, result.lowered, result.component.type, result.length, b.add(spv::OpLoad, result.lowered, {held}));
+    Components after(state, function, result.lowered, result.component.type, result.length);
+    repeat(state, function, result.length, [&](const Iteration& e) {
+        const uint32_t row = b.add(spv::OpISub, u, {place.row(b, e), first});  // past the chunk: wraps beyond it
+        const uint32_t inside = b.add(spv::OpULessThan, bool_type, {row, state.uint_constant(rows)});
+        const uint32_t at = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(result.columns)}), place.column(b, e)});
+        const uint32_t value = finish(read_scratch(scratch, b, staged, b.add(spv::OpSelect, u, {inside, at, state.uint_constant(0)}), area));
+        after.set(e, b.add(spv::OpSelect, result.component.type, {inside, value, before.get(e)}));
+    });
+    b.add(spv::OpStore, 0, {held, after.value()});
+    function.end_loop();
+    return function.body().add(spv::OpLoad, result.lowered, {held});
+}
+
 // The relayout through the scratch area: the source written there as the result is laid out, then
 // read back by each invocation's placement.
 uint32_t relayout_through_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& source,
@@ -296,6 +343,11 @@ uint32_t relayout_through_scratch(LoweringState& state, Scratch& scratch, ir::Fu
                [&](const Iteration& e) { to.set(e, convert(state, b, from.get(e), source.component, result.component, opcode)); });
         staged_value = to.value();
     }
+    const uint32_t chunk_rows = rows_at_once(state, staged, result);
+    if (chunk_rows != result.rows) return relayout_in_chunks(state, scratch, function, staged, staged_value, result, transpose, chunk_rows,
+                                                             [&](uint32_t value) {
+                                                                 return convert_first ? value : convert(state, b, value, source.component, result.component, opcode);
+                                                             });
     // The shared copy is laid out as the result: rows of result.columns components.
     write_to_scratch(state, scratch, function, staged, staged_value, transpose, result.columns);
     const Placement place(state, b, result);
