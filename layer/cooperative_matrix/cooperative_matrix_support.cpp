@@ -20,7 +20,8 @@ bool has_fixed_subgroup_size(const PhysicalDeviceFacts& facts) {
 
 }  // namespace
 
-std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& facts, bool has_shapes) {
+std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& facts, bool has_configurations,
+                                                    const char* types_needed) {
     std::string missing;
     auto need = [&missing](const char* what) { missing += (missing.empty() ? "needs " : ", ") + std::string(what); };
     if (!facts.vulkan12.vulkanMemoryModel) need("vulkanMemoryModel");
@@ -30,8 +31,8 @@ std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& f
     }
     if (!has_fixed_subgroup_size(facts)) {
         need("a fixed subgroup size (subgroupSizeControl with compute in requiredSubgroupSizeStages, or one subgroup size)");
-    } else if (!has_shapes) {
-        need("a subgroup size the lowering can lay matrices out over");
+    } else if (!has_configurations) {
+        need(types_needed);
     }
     return missing;
 }

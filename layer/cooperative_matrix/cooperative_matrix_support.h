@@ -17,7 +17,11 @@ namespace vkpolyfill {
 
 // Empty when the device can run lowered cooperative matrices, else what it lacks. `has_shapes`:
 // whether the lowering offers any configuration at the device's subgroup size.
-std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& facts, bool has_shapes);
+// `has_configurations`: the lowering offers a configuration at the device's subgroup size with its
+// arithmetic; `types_needed` says which features would give it one (every shape spreads over every
+// subgroup size, so only the component types can be missing).
+std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& facts, bool has_configurations,
+                                                    const char* types_needed);
 
 lowering::ArithmeticSupport arithmetic_support(const PhysicalDeviceFacts& facts);
 
