@@ -24,10 +24,14 @@ run() {
       tsan) set -- -R "$tsan_cases"; targets=$tsan_targets ;;
     esac
   fi
-  scripts/env.sh bash -c "cmake --preset $preset >/dev/null && cmake --build --preset $preset --target $targets"
+  # Each step's failure returns at once: `run asan && run tsan` runs this function where bash ignores
+  # set -e (a CI run once reported ASan passed after its build and all its tests had failed).
+  scripts/env.sh bash -c "cmake --preset $preset >/dev/null && cmake --build --preset $preset --target $targets" ||
+    { echo "[sanitize] $preset: the build failed" >&2; return 1; }
   # The preset gives the tests their sanitizer options; a report in a skipped test fails the run too.
-  VKPOLYFILL_BUILD_DIR="build/$preset" scripts/env.sh ctest --preset "$preset" -j "$(nproc)" "$@"
-  sanitizer_reports "build/$preset"
+  VKPOLYFILL_BUILD_DIR="build/$preset" scripts/env.sh ctest --preset "$preset" -j "$(nproc)" "$@" ||
+    { echo "[sanitize] $preset: tests failed" >&2; return 1; }
+  sanitizer_reports "build/$preset" || { echo "[sanitize] $preset: sanitizer reports" >&2; return 1; }
   echo "[sanitize] $preset passed in $((SECONDS - start)) s"
 }
 

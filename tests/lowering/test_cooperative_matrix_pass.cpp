@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <format>
+#include <iterator>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
@@ -179,15 +179,15 @@ TEST(CooperativeMatrixPass, StagedMultiplyAddsStageKInChunksThatFitTheReserve) {
 // The longest array an invocation holds in the lowered module (arrays in shared memory left out):
 // what a GPU compiler must keep in registers, or spill.
 uint32_t longest_invocation_array(const std::vector<uint32_t>& words) {
-    const std::string text = disassemble(words);
     std::map<std::string, uint32_t> constants, arrays;
     std::set<std::string> shared;
-    std::istringstream lines(text);
+    std::istringstream lines(disassemble(words));
     for (std::string line; std::getline(lines, line);) {
-        std::smatch m;
-        if (std::regex_search(line, m, std::regex(R"((%\S+) = OpConstant %uint (\d+))"))) constants[m[1]] = std::stoul(m[2]);
-        if (std::regex_search(line, m, std::regex(R"((%\S+) = OpTypeArray %\S+ (%\S+))"))) arrays[m[1]] = constants[m[2]];
-        if (std::regex_search(line, m, std::regex(R"(= OpTypePointer Workgroup (%\S+))"))) shared.insert(m[1]);
+        std::istringstream fields(line);
+        std::vector<std::string> f{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+        if (f.size() == 5 && f[1] == "=" && f[2] == "OpConstant" && f[3] == "%uint") constants[f[0]] = std::stoul(f[4]);
+        if (f.size() == 5 && f[1] == "=" && f[2] == "OpTypeArray") arrays[f[0]] = constants[f[4]];
+        if (f.size() == 5 && f[1] == "=" && f[2] == "OpTypePointer" && f[3] == "Workgroup") shared.insert(f[4]);
     }
     uint32_t longest = 0;
     for (const auto& [name, length] : arrays) longest = shared.contains(name) ? longest : std::max(longest, length);
