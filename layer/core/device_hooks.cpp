@@ -13,6 +13,7 @@
 #include "core/hooks.h"
 #include "core/layer_extensions.h"
 #include "core/layer_link.h"
+#include "tile_image/capability_ext_shader_tile_image.h"
 
 namespace vkpolyfill::hooks {
 namespace {
@@ -100,7 +101,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->device = *pDevice;
     vkuInitDeviceDispatchTable(*pDevice, &data->next, next_gdpa);
     if (data->enabled_emulation & lowering::bit(lowering::Emulated::ExtShaderTileImage)) {
-        data->tile_image = std::make_unique<TileImageDevice>(*pDevice, data->next, data->shaders->target.tile_image);
+        data->tile_image = std::make_unique<TileImageDevice>(*pDevice, data->next, data->shaders->target.tile_image,
+                                                             tile_image_color_budget(record.facts).decided_by);
     }
     if (data->enabled_emulation & lowering::bit(lowering::Emulated::ArmTensors)) {
         VkPhysicalDeviceMemoryProperties memory;

@@ -62,6 +62,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
     target.tile_image = tile_image_target(record.facts);
+    if (settings.tile_image_indexing == TileImageIndexing::Constant) target.tile_image.dynamic_indexing = false;
     return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),
                                           settings.cache_dir);
 }

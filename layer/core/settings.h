@@ -22,6 +22,11 @@ enum class UniformLoads { Auto = 0, Scalar = 1, PerInvocation = 2 };
 // on lavapipe, distributed on GPUs), or as chosen.
 enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 
+// How lowered tile-image reads index the layer's input-attachment array (lowering::TileImageTarget::
+// dynamic_indexing): at run time where the device can, or with constants only, as on devices without
+// shaderInputAttachmentArrayDynamicIndexing.
+enum class TileImageIndexing { Auto = 0, Constant = 1 };
+
 struct Settings {
     std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native
     LogLevel log_level = LogLevel::Warning;     // what reaches stderr
@@ -30,6 +35,7 @@ struct Settings {
     std::string cache_dir;                      // on-disk cache of lowered modules, if set
     UniformLoads uniform_loads = UniformLoads::Auto;
     MatrixLayout matrix_layout = MatrixLayout::Auto;
+    TileImageIndexing tile_image_indexing = TileImageIndexing::Auto;
 
     bool forces_emulation_of(std::string_view extension) const;
 };
@@ -41,5 +47,6 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
 const char* to_string(LogLevel level);
 const char* to_string(UniformLoads loads);
 const char* to_string(MatrixLayout layout);
+const char* to_string(TileImageIndexing indexing);
 
 }  // namespace vkpolyfill

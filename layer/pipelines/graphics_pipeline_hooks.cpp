@@ -57,7 +57,7 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
                        const VkGraphicsPipelineCreateInfo& info, SafeInfo& copy, std::shared_ptr<const TilePipeline>& record) {
     TileImageDevice& tile = *data.tile_image;
     if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
-    if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding); !reason.empty()) {
+    if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);

@@ -4,6 +4,7 @@
 #include "tile_image/capability_ext_shader_tile_image.h"
 
 #include <algorithm>
+#include <format>
 
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -16,6 +17,13 @@ namespace vkpolyfill {
 namespace {
 
 constexpr const char* kExtension = VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME;
+
+// What the application keeps of the limits the layer's set takes from: Vulkan's minimums for
+// maxBoundDescriptorSets and for maxPerStageDescriptorInputAttachments / maxDescriptorSetInputAttachments,
+// so that the limits the layer reports stay valid ones.
+constexpr uint32_t kApplicationSets = 4;
+constexpr uint32_t kApplicationInputAttachments = 4;
+constexpr uint32_t kDepthStencilAttachments = 2;
 
 bool has_local_read_extension(const PhysicalDeviceFacts& facts) {
     return facts.native_spec_version(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME) != 0;
@@ -39,9 +47,14 @@ bool stencil_reads(const PhysicalDeviceFacts& facts) {
     return depth_stencil_local_reads(facts) && facts.rasterization_order.rasterizationOrderStencilAttachmentAccess;
 }
 
+uint32_t input_attachment_limit(const PhysicalDeviceFacts& facts) {
+    const VkPhysicalDeviceLimits& limits = facts.properties.limits;
+    return std::min(limits.maxPerStageDescriptorInputAttachments, limits.maxDescriptorSetInputAttachments);
+}
+
 std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     std::string missing;
-    auto need = [&missing](const char* what) { missing += (missing.empty() ? "needs " : ", ") + std::string(what); };
+    auto need = [&missing](const std::string& what) { missing += (missing.empty() ? "needs " : ", ") + what; };
     if (!facts.vulkan13.dynamicRendering) need("dynamicRendering");
     if (!facts.local_read.dynamicRenderingLocalRead) need("dynamicRenderingLocalRead");
     if (!multisampled_local_reads(facts)) need("local reads of multisampled attachments");
@@ -50,11 +63,16 @@ std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     // writes after it, so it cannot stand in.
     if (!facts.rasterization_order.rasterizationOrderColorAttachmentAccess) need("rasterizationOrderColorAttachmentAccess");
     if (!facts.vulkan12.descriptorBindingPartiallyBound) need("descriptorBindingPartiallyBound");
-    if (!facts.vulkan12.shaderInputAttachmentArrayDynamicIndexing) need("shaderInputAttachmentArrayDynamicIndexing");
     if (!facts.vulkan12.separateDepthStencilLayouts) need("separateDepthStencilLayouts");
     const VkPhysicalDeviceLimits& limits = facts.properties.limits;
-    if (limits.maxBoundDescriptorSets < 2 || limits.maxPerStageDescriptorInputAttachments < 2 * tile_image_input_attachments(facts)) {
-        need("a descriptor set and input attachments to spare");
+    if (limits.maxBoundDescriptorSets <= kApplicationSets) {
+        need(std::format("a descriptor set beside the {} Vulkan guarantees the application (maxBoundDescriptorSets is {})",
+                         kApplicationSets, limits.maxBoundDescriptorSets));
+    }
+    if (tile_image_color_budget(facts).colors == 0) {
+        need(std::format("input attachments for a color, depth and stencil beside the {} Vulkan guarantees the application "
+                         "(maxPerStageDescriptorInputAttachments is {})",
+                         kApplicationInputAttachments, input_attachment_limit(facts)));
     }
     return missing;
 }
@@ -132,21 +150,40 @@ void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool
     enable_rasterization_order(facts, create_info);
     enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::descriptorBindingPartiallyBound,
                    &VkPhysicalDeviceDescriptorIndexingFeatures::descriptorBindingPartiallyBound);
-    enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::shaderInputAttachmentArrayDynamicIndexing,
-                   &VkPhysicalDeviceDescriptorIndexingFeatures::shaderInputAttachmentArrayDynamicIndexing);
+    // Without it, the lowering indexes the layer's input attachments with constants only.
+    if (facts.vulkan12.shaderInputAttachmentArrayDynamicIndexing) {
+        enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::shaderInputAttachmentArrayDynamicIndexing,
+                       &VkPhysicalDeviceDescriptorIndexingFeatures::shaderInputAttachmentArrayDynamicIndexing);
+    }
     enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::separateDepthStencilLayouts,
                    &VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures::separateDepthStencilLayouts);
 }
 
 }  // namespace
 
-uint32_t tile_image_input_attachments(const PhysicalDeviceFacts& facts) { return tile_image_target(facts).depth_binding + 2; }
+TileImageColorBudget tile_image_color_budget(const PhysicalDeviceFacts& facts) {
+    const uint32_t attachments = std::min(facts.properties.limits.maxColorAttachments, kMaxTileImageColors);
+    const uint32_t input = input_attachment_limit(facts);
+    const uint32_t spare = input > kApplicationInputAttachments + kDepthStencilAttachments
+                               ? input - kApplicationInputAttachments - kDepthStencilAttachments
+                               : 0;
+    if (spare < attachments) {
+        return {spare, std::format("maxPerStageDescriptorInputAttachments {}, less depth, stencil and the {} Vulkan guarantees "
+                                   "the application",
+                                   input, kApplicationInputAttachments)};
+    }
+    return {attachments, std::format("min(maxColorAttachments, {})", kMaxTileImageColors)};
+}
+
+uint32_t tile_image_input_attachments(const PhysicalDeviceFacts& facts) {
+    return tile_image_color_budget(facts).colors + kDepthStencilAttachments;
+}
 
 lowering::TileImageTarget tile_image_target(const PhysicalDeviceFacts& facts) {
-    const VkPhysicalDeviceLimits& limits = facts.properties.limits;
-    return {.descriptor_set = limits.maxBoundDescriptorSets - 1,
-            .depth_binding = std::min(limits.maxColorAttachments, kMaxTileImageColors),
-            .samples = 1};
+    return {.descriptor_set = facts.properties.limits.maxBoundDescriptorSets - 1,
+            .depth_binding = tile_image_color_budget(facts).colors,
+            .samples = 1,
+            .dynamic_indexing = facts.vulkan12.shaderInputAttachmentArrayDynamicIndexing == VK_TRUE};
 }
 
 Capability ext_shader_tile_image_capability() {

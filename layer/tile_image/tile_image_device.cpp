@@ -1,11 +1,15 @@
 #include "tile_image/tile_image_device.h"
 
+#include <utility>
+
 namespace vkpolyfill {
 
-TileImageDevice::TileImageDevice(VkDevice handle, const VkuDeviceDispatchTable& dispatch, const lowering::TileImageTarget& tile)
+TileImageDevice::TileImageDevice(VkDevice handle, const VkuDeviceDispatchTable& dispatch, const lowering::TileImageTarget& tile,
+                                 std::string limit)
     : device(handle),
       next(dispatch),
       target(tile),
+      color_limit(std::move(limit)),
       set_input_attachment_indices(dispatch.CmdSetRenderingInputAttachmentIndicesKHR ? dispatch.CmdSetRenderingInputAttachmentIndicesKHR
                                                                                      : dispatch.CmdSetRenderingInputAttachmentIndices),
       views(handle, dispatch),

@@ -3,6 +3,8 @@
 // pipelines and command-buffer states. Destroyed before its VkDevice.
 #pragma once
 
+#include <string>
+
 #include <vkpolyfill/lowering/lower.h>
 #include <vulkan/utility/vk_dispatch_table.h>
 
@@ -16,11 +18,13 @@
 namespace vkpolyfill {
 
 struct TileImageDevice {
-    TileImageDevice(VkDevice device, const VkuDeviceDispatchTable& next, const lowering::TileImageTarget& target);
+    TileImageDevice(VkDevice device, const VkuDeviceDispatchTable& next, const lowering::TileImageTarget& target,
+                    std::string color_limit);
 
     VkDevice device;
     const VkuDeviceDispatchTable& next;
     lowering::TileImageTarget target;
+    std::string color_limit;  // the device limit that decides how many color locations the layer's set has
     // vkCmdSetRenderingInputAttachmentIndices, core or KHR, whichever the device has.
     PFN_vkCmdSetRenderingInputAttachmentIndices set_input_attachment_indices;
 

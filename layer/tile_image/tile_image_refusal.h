@@ -12,14 +12,14 @@
 namespace vkpolyfill {
 
 // Why the layer's set has no binding for a color location the shader reads, or "": colors take
-// bindings 0..`color_bindings` - 1 (min(maxColorAttachments, kMaxTileImageColors)), depth and stencil
-// the two after them.
-inline std::string unreadable_color_location(const lowering::TileImageUsage& usage, uint32_t color_bindings) {
+// bindings 0..`color_bindings` - 1 (tile_image_color_budget(): `color_limit` says which limit decides),
+// depth and stencil the two after them.
+inline std::string unreadable_color_location(const lowering::TileImageUsage& usage, uint32_t color_bindings,
+                                             const std::string& color_limit) {
     for (const lowering::TileImageColors& c : usage.colors) {
         if (c.location + c.count > color_bindings) {
-            return std::format("it reads color location {}, and the emulation reads color locations below {} "
-                               "(min(maxColorAttachments, {}))",
-                               c.location + c.count - 1, color_bindings, kMaxTileImageColors);
+            return std::format("it reads color location {}, and the emulation reads color locations below {} ({})",
+                               c.location + c.count - 1, color_bindings, color_limit);
         }
     }
     return {};

@@ -35,7 +35,7 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
                                        "access, which shader objects cannot ask for: declare the NonCoherent*AttachmentReadEXT "
                                        "modes (with by-region barriers between draws) or use a graphics pipeline");
     }
-    if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding); !reason.empty()) {
+    if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
     if (info.setLayoutCount > tile.layouts.layer_set()) {

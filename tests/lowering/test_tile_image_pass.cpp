@@ -4,6 +4,7 @@
 // stencil at the bindings the Target names);
 // tile_image_usage() reports what the layer must bind and order.
 #include <algorithm>
+#include <format>
 #include <set>
 #include <string>
 #include <vector>
@@ -71,13 +72,16 @@ std::multiset<std::string> color_elements(const SpirvFacts& facts) {
     return elements;
 }
 
-TEST(TileImagePass, EveryTileImageModuleLowersToValidSpirvAtOneAndFourSamples) {
+TEST(TileImagePass, EveryTileImageModuleLowersToValidSpirvAtOneAndFourSamplesWithAndWithoutDynamicIndexing) {
     size_t lowered = 0;
     for (const CorpusModule& module : corpus()) {
         if (!(scan_emulated_capabilities(module.words) & bit(Emulated::ExtShaderTileImage))) continue;
-        for (uint32_t samples : {1u, 4u}) {
-            SCOPED_TRACE(module.name + " at " + std::to_string(samples) + " samples");
-            const Result result = lower(module.words, emulating_tile_image(samples), {});
+        for (const auto& [samples, dynamic_indexing] : {std::pair{1u, true}, {4u, true}, {1u, false}, {4u, false}}) {
+            SCOPED_TRACE(std::format("{} at {} samples, {}", module.name, samples,
+                                     dynamic_indexing ? "dynamic indexing" : "no dynamic indexing"));
+            Target target = emulating_tile_image(samples);
+            target.tile_image.dynamic_indexing = dynamic_indexing;
+            const Result result = lower(module.words, target, {});
             if (module.name.starts_with("color_location_8.frag.spv")) {  // one past the Target's colors: refused
                 ASSERT_FALSE(result.ok);
                 EXPECT_TRUE(contains(messages(result), "color location 8 lies beyond the 8 color locations")) << messages(result);
@@ -92,10 +96,11 @@ TEST(TileImagePass, EveryTileImageModuleLowersToValidSpirvAtOneAndFourSamples) {
             EXPECT_TRUE(contains(text, "OpCapability InputAttachment")) << text;
             EXPECT_TRUE(contains(text, "DescriptorSet 7")) << text;
             EXPECT_EQ(contains(text, "SubpassData 0 0 1 2"), samples > 1) << text;
+            EXPECT_FALSE(!dynamic_indexing && contains(text, "InputAttachmentArrayDynamicIndexing")) << text;
             ++lowered;
         }
     }
-    EXPECT_GE(lowered, 20u) << "the corpus lacks the tile-image shaders";
+    EXPECT_GE(lowered, 40u) << "the corpus lacks the tile-image shaders";
 }
 
 // Reads of every shape: a scalar and a two-component color, a Sample operand, a signed stencil result,
@@ -186,6 +191,59 @@ TEST(TileImagePass, ReadsOfEveryShapeBecomeInputAttachmentReads) {
     }
 }
 
+// kEveryRead with the read `read` (of `type`, through `pointer_type`) moved into a function that gets
+// `argument`, the pointer it read through.
+std::string read_in_a_function(const std::string& read, const std::string& type, const std::string& pointer_type,
+                               const std::string& image_type, const std::string& argument) {
+    const std::string result = read.substr(0, read.find(' '));
+    std::string text = replaced(std::string(kEveryRead), read, result + " = OpFunctionCall " + type + " %read_fn_body " + argument);
+    text = replaced(text, "%out = OpVariable %ptr_out Output",
+                    "%out = OpVariable %ptr_out Output\n%read_fn = OpTypeFunction " + type + " " + pointer_type);
+    return text + "%read_fn_body = OpFunction " + type + " None %read_fn\n%param = OpFunctionParameter " + pointer_type +
+           "\n%body = OpLabel\n%param_image = OpLoad " + image_type + " %param\n%param_texel = OpColorAttachmentReadEXT " + type +
+           " %param_image\nOpReturnValue %param_texel\nOpFunctionEnd\n";
+}
+
+// A device without shaderInputAttachmentArrayDynamicIndexing (Turnip): the array indexed at run time
+// is read at both its elements (3 and 4) with constant indices and the index selects the texel; no
+// access chain, load or capability indexes input attachments at run time.
+TEST(TileImagePass, WithoutDynamicIndexingARunTimeIndexSelectsAmongTheElementsReads) {
+    std::vector<uint32_t> words = assemble(kEveryRead);
+    for (const uint32_t version : {0x00010600u, 0x00010000u}) {
+        words[1] = version;
+        for (uint32_t samples : {1u, 4u}) {
+            SCOPED_TRACE(std::format("SPIR-V {}.{}, {} samples", version >> 16, (version >> 8) & 0xFF, samples));
+            Target target = emulating_tile_image(samples);
+            target.tile_image.dynamic_indexing = false;
+            const Result result = lower(words, target, {});
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            const SpirvFacts facts = read_facts(result.words);
+            EXPECT_EQ(color_elements(facts), (std::multiset<std::string>{"2", "3", "4"}));
+            EXPECT_EQ(facts.count(spv::OpImageRead), 6u);  // the color's two, the array's two, depth and stencil
+            EXPECT_EQ(facts.count(spv::OpSelect), 1u);
+            EXPECT_FALSE(facts.capabilities.contains(spv::CapabilityInputAttachmentArrayDynamicIndexing));
+            EXPECT_FALSE(contains(disassemble(result.words), "SPV_EXT_descriptor_indexing"));
+        }
+    }
+}
+
+// There, an element picked at run time that is used other than by reads (passed to a function) would
+// still index the attachments at run time: reported, naming the instruction.
+TEST(TileImagePass, WithoutDynamicIndexingARunTimeElementPassedToAFunctionIsReported) {
+    const std::string text =
+        read_in_a_function("%texel = OpColorAttachmentReadEXT %uint %uimg", "%uint", "%ptr_uimage", "%uimage", "%element");
+    Target target = emulating_tile_image(1);
+    const std::vector<uint32_t> words = assemble(text);
+    ASSERT_TRUE(lower(words, target, {}).ok);  // with dynamic indexing, the element is passed on
+    target.tile_image.dynamic_indexing = false;
+    const Result result = lower(words, target, {});
+    ASSERT_FALSE(result.ok);
+    ASSERT_FALSE(result.diagnostics.empty());
+    EXPECT_TRUE(contains(result.diagnostics.front().message, "shaderInputAttachmentArrayDynamicIndexing")) << messages(result);
+    EXPECT_TRUE(contains(result.diagnostics.front().instruction, "OpFunctionCall")) << messages(result);
+}
+
 // Lowers `text` to valid SPIR-V whose color elements are `elements`, all constants: no dynamic indexing.
 void expect_constant_elements(const std::string& text, const std::multiset<std::string>& elements) {
     const Result result = lower(assemble(text), emulating_tile_image(1), {});
@@ -215,19 +273,8 @@ TEST(TileImagePass, ASpecializationConstantIndexIntoAnArrayStaysAConstant) {
 // A single tile image passed to a function: the caller passes a pointer to its element (an element of
 // an array of images may be a function argument), and the callee reads through its parameter.
 TEST(TileImagePass, ATileImagePassedToAFunctionIsReadThroughItsElement) {
-    std::string text = replaced(std::string(kEveryRead), "%scalar = OpColorAttachmentReadEXT %float %img",
-                                "%scalar = OpFunctionCall %float %read_color %color");
-    text = replaced(text, "%out = OpVariable %ptr_out Output",
-                    "%out = OpVariable %ptr_out Output\n%read_fn = OpTypeFunction %float %ptr_image");
-    text += R"(
-%read_color = OpFunction %float None %read_fn
-%param = OpFunctionParameter %ptr_image
-%body = OpLabel
-%param_image = OpLoad %image %param
-%param_texel = OpColorAttachmentReadEXT %float %param_image
-OpReturnValue %param_texel
-OpFunctionEnd
-)";
+    const std::string text =
+        read_in_a_function("%scalar = OpColorAttachmentReadEXT %float %img", "%float", "%ptr_image", "%image", "%color");
     const Result result = lower(assemble(text), emulating_tile_image(1), {});
     ASSERT_TRUE(result.ok) << messages(result);
     EXPECT_EQ(validate(result.words, kVulkan13), "");

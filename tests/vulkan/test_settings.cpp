@@ -34,13 +34,15 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
     const VkBool32 off = VK_FALSE;
     const char* per_invocation = "per_invocation";
     const char* distributed = "distributed";
+    const char* constant = "constant";
     const VkLayerSettingEXT settings[] = {string_setting("log_level", &debug),
                                           {kLayerName, "validate_output", VK_LAYER_SETTING_TYPE_BOOL32_EXT, 1, &off},
                                           string_setting("uniform_loads", &per_invocation),
-                                          string_setting("matrix_layout", &distributed)};
+                                          string_setting("matrix_layout", &distributed),
+                                          string_setting("tile_image_indexing", &constant)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=debug validate_output=false"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed"), 1u)
+    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed tile_image_indexing=constant"), 1u)
         << messages.dump();
 }
 

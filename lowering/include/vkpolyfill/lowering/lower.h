@@ -36,6 +36,10 @@ struct TileImageTarget {
     // value undefined) and becomes no input attachment, whose index would lie outside the pipeline's
     // attachments (VUID-VkGraphicsPipelineCreateInfo-renderPass-09652).
     uint32_t color_locations = ~0u;
+    // Whether the device indexes input-attachment arrays at run time
+    // (shaderInputAttachmentArrayDynamicIndexing). Without, a tile-image array indexed at run time is
+    // read at each of its elements with a constant index and the index selects the texel.
+    bool dynamic_indexing = true;
 };
 
 // What the lowered code may rely on: facts about the device and the pipeline stage.

@@ -2,13 +2,17 @@
 
 #include <array>
 #include <spirv/unified1/spirv.hpp>
+#include <unordered_set>
 #include <vector>
 
+#include "ir/id_remap.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
 namespace vkpolyfill::lowering::tile_image {
 namespace {
+
+const DynamicElements kNone;
 
 bool is_vector(const ir::Module& module, uint32_t type) {
     const ir::Instruction* definition = module.find_definition(type);
@@ -17,8 +21,9 @@ bool is_vector(const ir::Module& module, uint32_t type) {
 
 }  // namespace
 
-AttachmentReads::AttachmentReads(PassContext& context)
-    : context_(context), multisampled_(context.target.tile_image.samples > 1) {}
+AttachmentReads::AttachmentReads(PassContext& context, const DynamicElements& dynamic)
+    : context_(context), dynamic_(context.target.tile_image.dynamic_indexing ? kNone : dynamic),
+      multisampled_(context.target.tile_image.samples > 1) {}
 
 uint32_t AttachmentReads::coordinate() {
     if (!coordinate_) {
@@ -53,6 +58,58 @@ uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_typ
     return builder.add(spv::OpImageRead, vec4, operands);
 }
 
+uint32_t AttachmentReads::read_color(ir::Builder& builder, uint32_t component_type, const Read& read) {
+    const ir::Module& module = context_.module;
+    const ir::Instruction* load = module.find_definition(read.image);
+    const auto found = load && load->opcode() == spv::OpLoad ? dynamic_.find(load->word(3)) : dynamic_.end();
+    if (found == dynamic_.end()) return read_vec4(builder, component_type, read);
+    const DynamicElement& element = found->second;
+    const uint32_t pointer_type = module.find_definition(found->first)->type_id();
+    ir::TypeManager& types = context_.types;
+    const uint32_t index_type = module.find_definition(element.index)->type_id();
+    const bool wide_index = module.find_definition(index_type)->word(2) == 64;
+    const uint32_t vec4 = types.get_type_vector(component_type, 4);
+    const uint32_t boolean = types.get_type_bool();
+    const uint32_t bvec4 = types.get_type_vector(boolean, 4);  // OpSelect on a scalar condition needs SPIR-V 1.4
+    uint32_t texel = 0;
+    for (uint32_t k = element.first; k < element.first + element.count; ++k) {
+        const uint32_t pointer = builder.add(spv::OpAccessChain, pointer_type, {element.array, types.get_constant_uint32(k)});
+        const uint32_t image = builder.add(spv::OpLoad, load->type_id(), {pointer});
+        const uint32_t value = read_vec4(builder, component_type, {image, read.sample});
+        if (!texel) {
+            texel = value;
+            continue;
+        }
+        const uint32_t k_index = wide_index ? types.get_constant(index_type, std::array{k, 0u}) : types.get_constant(index_type, std::array{k});
+        const uint32_t is_k = builder.add(spv::OpIEqual, boolean, {element.index, k_index});
+        const uint32_t condition = builder.add(spv::OpCompositeConstruct, bvec4, {is_k, is_k, is_k, is_k});
+        texel = builder.add(spv::OpSelect, vec4, {condition, value, texel});
+    }
+    return texel;
+}
+
+bool AttachmentReads::remove_dynamic_elements() {
+    if (dynamic_.empty()) return true;
+    ir::Module& module = context_.module;
+    std::unordered_set<uint32_t> ids;  // the chains and their loads
+    for (const auto& [chain, element] : dynamic_) ids.insert(chain);
+    module.for_each_instruction([&](const ir::Instruction& i) {
+        if (i.opcode() == spv::OpLoad && dynamic_.contains(i.word(3))) ids.insert(i.result_id());
+    });
+    ir::remove_names_and_decorations(module, ids);
+    report_uses(context_, ids, [](const ir::Instruction&) { return false; },
+                "a tile-image array element picked at run time is used other than by reads (the device cannot index input "
+                "attachments at run time: shaderInputAttachmentArrayDynamicIndexing)");
+    if (context_.diagnostics.has_errors()) return false;
+    for (const auto& function : module.functions) {
+        for (ir::BasicBlock& block : function->blocks) {
+            std::erase_if(block.instructions, [&](const std::unique_ptr<ir::Instruction>& i) { return ids.contains(i->result_id()); });
+        }
+    }
+    for (const uint32_t id : ids) module.forget_definition(id);
+    return true;
+}
+
 bool AttachmentReads::lower(ir::BasicBlock& block, size_t i) {
     const ir::Instruction& instruction = *block.instructions[i];
     const uint32_t opcode = instruction.opcode();
@@ -68,7 +125,7 @@ bool AttachmentReads::lower(ir::BasicBlock& block, size_t i) {
     if (opcode == spv::OpColorAttachmentReadEXT) {
         // The result is the tile image's sampled type, a scalar or a vector of it.
         const uint32_t component = is_vector(module, result_type) ? module.find_definition(result_type)->word(2) : result_type;
-        const uint32_t texel = read_vec4(builder, component, {operands[0], operands.size() > 1 ? operands[1] : 0});
+        const uint32_t texel = read_color(builder, component, {operands[0], operands.size() > 1 ? operands[1] : 0});
         if (result_type == types.get_type_vector(component, 4)) {
             builder.add(spv::OpCopyObject, result_type, {texel}, result);
         } else if (!is_vector(module, result_type)) {

@@ -19,9 +19,23 @@ namespace {
 
 bool is_access_chain(uint32_t opcode) { return opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain; }
 
+bool is_constant(const ir::Instruction* definition) {
+    if (definition == nullptr) return false;
+    switch (definition->opcode()) {
+        case spv::OpConstant:
+        case spv::OpConstantNull:
+        case spv::OpSpecConstant:
+        case spv::OpSpecConstantOp:
+            return true;
+        default:
+            return false;
+    }
+}
+
 // A tile-image variable and the array element(s) it becomes.
 struct Gathered {
     uint32_t location = 0;
+    uint32_t count = 1;
     bool array = false;    // an array of tile images: reached through access chains only
     uint32_t alias = 0;    // the array variable of its image type
     uint32_t element = 0;  // a single image's pointer type
@@ -31,9 +45,9 @@ class ColorArray {
   public:
     explicit ColorArray(PassContext& context) : context_(context), module_(context.module), types_(context.types) {}
 
-    void run(const std::vector<TileVariable>& variables) {
+    DynamicElements run(const std::vector<TileVariable>& variables) {
         for (const TileVariable& v : variables) gather(v);
-        if (context_.diagnostics.has_errors()) return;
+        if (context_.diagnostics.has_errors()) return {};
         std::unordered_set<uint32_t> ids;
         for (const auto& [id, g] : gathered_) ids.insert(id);
         ir::remove_names_and_decorations(module_, ids);
@@ -47,10 +61,11 @@ class ColorArray {
         report_uses(context_, ids, [this](const ir::Instruction& i) { return in_blocks_.contains(&i) && fits(i); },
                     "a tile image is used outside a function's code, or a tile-image array other than as the base of an "
                     "access chain with an integer index");
-        if (context_.diagnostics.has_errors()) return;
+        if (context_.diagnostics.has_errors()) return {};
         for (const auto& function : module_.functions) rewrite(*function);
         ir::remove_from_entry_point_interfaces(module_, ids);
         ir::remove_global_definitions(module_, ids);
+        return std::move(dynamic_);
     }
 
   private:
@@ -79,7 +94,7 @@ class ColorArray {
         }
         // A single image's pointer keeps the variable's pointer type (UniformConstant once the pass has
         // rewritten it): the type of any function parameter it is passed to. Pointer types are not merged.
-        gathered_[v.id] = {v.location, array, alias, array ? 0u : pointer->result_id()};
+        gathered_[v.id] = {v.location, v.count, array, alias, array ? 0u : pointer->result_id()};
     }
 
     // What a function may do with a tile image: anything with a single one (it gets a pointer to its
@@ -131,9 +146,12 @@ class ColorArray {
                 ir::Instruction& instruction = *block.instructions[i];
                 const auto found = is_access_chain(instruction.opcode()) ? gathered_.find(instruction.word(3)) : gathered_.end();
                 if (found != gathered_.end() && found->second.array) {
-                    const uint32_t index = shifted_index(block, i, instruction.word(4), found->second.location);
-                    instruction.set_word(3, found->second.alias);
+                    const Gathered& g = found->second;
+                    const bool constant = is_constant(module_.find_definition(instruction.word(4)));
+                    const uint32_t index = shifted_index(block, i, instruction.word(4), g.location);
+                    instruction.set_word(3, g.alias);
                     instruction.set_word(4, index);
+                    if (!constant) dynamic_[instruction.result_id()] = {g.alias, g.location, g.count, index};
                 }
                 if (!pointers.empty()) ir::remap_id_operands(instruction, pointers, module_);
             }
@@ -180,10 +198,13 @@ class ColorArray {
     std::unordered_map<uint32_t, Gathered> gathered_;       // by variable id
     std::unordered_map<uint32_t, uint32_t> aliases_;        // image type -> its array variable
     std::unordered_set<const ir::Instruction*> in_blocks_;  // the functions' instructions but their variables
+    DynamicElements dynamic_;
 };
 
 }  // namespace
 
-void gather_colors(PassContext& context, const std::vector<TileVariable>& variables) { ColorArray(context).run(variables); }
+DynamicElements gather_colors(PassContext& context, const std::vector<TileVariable>& variables) {
+    return ColorArray(context).run(variables);
+}
 
 }  // namespace vkpolyfill::lowering::tile_image

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
-#include <unordered_set>
 
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
@@ -20,19 +19,6 @@ using tile_image::TileVariable;
 
 constexpr uint32_t kSpirv15 = 0x00010500;
 
-bool is_constant(const ir::Instruction* definition) {
-    if (definition == nullptr) return false;
-    switch (definition->opcode()) {
-        case spv::OpConstant:
-        case spv::OpConstantNull:
-        case spv::OpSpecConstant:
-        case spv::OpSpecConstantOp:
-            return true;
-        default:
-            return false;
-    }
-}
-
 constexpr StageRule kFragmentOnly{[](uint32_t model) { return model == spv::ExecutionModelFragment; }, tile_image::is_tile_image_read,
                                   "a fragment shader", "tile images are read by fragment shaders only"};
 
@@ -48,21 +34,22 @@ class TileImagePass final : public Pass {
         const std::vector<TileVariable> variables = tile_image::remove_absent_colors(context, declared);
         if (context.diagnostics.has_errors()) return false;
         ir::Module& module = context.module;
-        const bool dynamic_index = indexes_dynamically(module, variables);
-        tile_image::gather_colors(context, variables);
+        const tile_image::DynamicElements dynamic = tile_image::gather_colors(context, variables);
         if (context.diagnostics.has_errors()) return false;
         rewrite_types(module, context.target.tile_image.samples > 1);
 
-        tile_image::AttachmentReads reads(context);
+        tile_image::AttachmentReads reads(context, dynamic);
         for (const auto& function : module.functions) {
             for (ir::BasicBlock& block : function->blocks) {
                 // Backwards, so the instructions a rewrite inserts never shift the ones still to come.
                 for (size_t i = block.instructions.size(); i-- > 0;) reads.lower(block, i);
             }
         }
+        if (!reads.remove_dynamic_elements()) return false;
         remove_declarations(module);
         module.add_capability(spv::CapabilityInputAttachment);
-        if (dynamic_index) {
+        // A run-time index into the input attachments needs InputAttachmentArrayDynamicIndexing.
+        if (!dynamic.empty() && context.target.tile_image.dynamic_indexing) {
             module.add_capability(spv::CapabilityInputAttachmentArrayDynamicIndexing);
             if (module.header.version < kSpirv15) module.add_extension("SPV_EXT_descriptor_indexing");
         }
@@ -72,24 +59,6 @@ class TileImagePass final : public Pass {
     }
 
   private:
-    // An array of tile images indexed by a value known only at run time: its input attachments need
-    // InputAttachmentArrayDynamicIndexing.
-    static bool indexes_dynamically(const ir::Module& module, const std::vector<TileVariable>& variables) {
-        std::unordered_set<uint32_t> arrays;  // an index into a single image is invalid, so all variables will do
-        for (const TileVariable& v : variables) arrays.insert(v.id);
-        bool dynamic = false;
-        for (const auto& function : module.functions) {
-            function->for_each_instruction([&](const ir::Instruction& instruction) {
-                const uint32_t opcode = instruction.opcode();
-                if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && instruction.words().size() > 4 &&
-                    arrays.contains(instruction.word(3))) {
-                    dynamic |= !is_constant(module.find_definition(instruction.word(4)));
-                }
-            });
-        }
-        return dynamic;
-    }
-
     // Tile images become SubpassData images (multisampled when the pipeline is), and the storage class
     // of their pointers and variables UniformConstant, in place: every id that named them still does.
     static void rewrite_types(ir::Module& module, bool multisampled) {
