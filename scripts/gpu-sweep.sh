@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Real GPU compilers in the loop ([G]), everything at once: the capability matrix of both lavapipes and
-# every GPU proxy; every benchmark kernel, and every compute module of the suite (through the layer, as
-# the device decides), compiled on every GPU proxy with the compiler's statistics and the budgets'
-# verdicts (10 s and 2 GiB per pipeline, no spills); with --engine, llama.cpp's kernels too. Each kernel
-# compiles in a process of its own under the proxy's memory cap and a time limit, so a compiler that runs
-# away costs that kernel.
+# every GPU proxy; every benchmark kernel, the tile-image tests' graphics pipelines, and every compute
+# module of the suite (through the layer, as the device decides), compiled on every GPU proxy with the
+# compiler's statistics and the budgets' verdicts (10 s and 2 GiB per pipeline, no spills); with
+# --engine, llama.cpp's kernels too. Each kernel compiles in a process of its own under the proxy's memory
+# cap and a time limit, so a compiler that runs away costs that kernel.
 #   scripts/gpu-sweep.sh [--capabilities] [--skip kernels,modules] [--engine SOURCE] [--gpus a,b,...] [--out DIR]
 #     --capabilities  the capability matrix only (what scripts/demo.sh shows)
 #     --skip          leave out the benchmark kernels, or the suite's modules (about 150 per GPU), or both
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     --engine) engine=$2; shift ;;
     --gpus) gpus=${2//,/ }; shift ;;
     --out) out=$2; shift ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
   shift
 done
@@ -81,7 +81,8 @@ if [ $only_capabilities = 0 ] && [[ $skip != *,kernels,* ]]; then
     mkdir -p "$out/compile/$gpu"
     for kernel in $kernels; do
       echo "[gpu-sweep] $gpu: $kernel" >&2
-      record "$out/compile/$gpu/$kernel.json" timeout 600 scripts/gpu-proxy.sh "$gpu" "$compile" --kernel "$kernel" --json
+      case $kernel in *@*) kind=--tile-image ;; *) kind=--kernel ;; esac  # the tile-image pipelines: shader@samples
+      record "$out/compile/$gpu/$kernel.json" timeout 600 scripts/gpu-proxy.sh "$gpu" "$compile" $kind "$kernel" --json
     done
   done
 fi

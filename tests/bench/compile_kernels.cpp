@@ -2,8 +2,8 @@
 // GPU's compiler through scripts/gpu-proxy.sh): how long the pipeline took to create, the process's
 // peak memory, and what the compiler reports (registers, spills, scratch, shared memory, occupancy,
 // instructions, its static cycle estimate), with the budgets' verdicts (compile_outcome.h). The kernels
-// are the benchmarks' (--kernel) or any compute module (--spirv: an engine's shader, one of the suite's;
-// its layout made from what it declares). One kernel per process, so that a compiler that runs out of
+// are the benchmarks' (--kernel), the tile-image tests' graphics pipelines (--tile-image), or any compute
+// module (--spirv: an engine's shader, one of the suite's; its layout made from what it declares). One kernel per process, so that a compiler that runs out of
 // memory or crashes costs that kernel only (scripts/gpu-sweep.sh runs them all).
 #include <cstdio>
 #include <cstring>
@@ -24,6 +24,7 @@
 #include "module_interface.h"
 #include "module_pipeline.h"
 #include "spy_records.h"
+#include "tile_image_kernels.h"
 
 namespace vkpolyfill::bench {
 namespace {
@@ -31,6 +32,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: vkpolyfill_compile_kernels --list\n"
     "       vkpolyfill_compile_kernels --kernel NAME [--json] [--expect BUDGETS]\n"
+    "       vkpolyfill_compile_kernels --tile-image NAME [--json] [--expect BUDGETS]\n"
     "       vkpolyfill_compile_kernels --spirv FILE [--route driver|layer|emulated] [--spec ID=VALUE]...\n"
     "                                  [--name NAME] [--what TEXT] [--workgroup TEXT] [--json]\n"
     "                                  [--expect BUDGETS | --expect-refusal]\n"
@@ -190,7 +192,7 @@ int compile_module(const ModuleRequest& request, bool json, const std::string& e
 
 int main(int argc, char** argv) {
     using namespace vkpolyfill::bench;
-    std::string kernel, expect;
+    std::string kernel, tile_image, expect;
     ModuleRequest module;
     bool json = false;
     for (int i = 1; i < argc; ++i) {
@@ -198,12 +200,17 @@ int main(int argc, char** argv) {
         const bool valued = i + 1 < argc;
         if (arg == "--list") {
             for (const CompileKernel& k : catalogue()) std::printf("%-30s %s\n", k.name, k.what);
+            for (const std::string& name : tile_image_kernel_names()) {
+                std::printf("%-30s %s\n", name.c_str(), "a tile-image test's graphics pipeline (--tile-image), samples after @");
+            }
             return 0;
         }
         if (arg == "--json") {
             json = true;
         } else if (arg == "--expect-refusal") {
             module.refusal_expected = true;
+        } else if (valued && arg == "--tile-image") {
+            tile_image = argv[++i];
         } else if (valued && (arg == "--kernel" || arg == "--expect" || arg == "--spirv" || arg == "--route")) {
             (arg == "--kernel" ? kernel : arg == "--expect" ? expect : arg == "--spirv" ? module.path : module.route) = argv[++i];
         } else if (valued && (arg == "--name" || arg == "--what" || arg == "--workgroup")) {
@@ -217,7 +224,7 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (kernel.empty() == module.path.empty()) {
+    if (!kernel.empty() + !tile_image.empty() + !module.path.empty() != 1) {
         std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
@@ -227,6 +234,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (!kernel.empty()) return compile_kernel(kernel, json, expect);
+        if (!tile_image.empty()) return compile_tile_image(tile_image, json, expect);
         module.subject.route = module.route;
         if (module.subject.name.empty()) module.subject.name = module.path;
         return compile_module(module, json, expect);

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -73,7 +74,11 @@ Outcome compile(test::Context& context, const std::string& device, const std::fu
         out.problem = e.what() + (said.empty() ? "" : " (layer: " + said + ")");
     }
     out.peak = static_cast<double>(usage_now().ru_maxrss) / 1024.0;  // KiB on Linux
-    if (!out.statistics.empty()) out.figures = test::compiler_figures(out.statistics.front());
+    // The figures are the compute or fragment stage's: a graphics pipeline's lowered stage.
+    const auto main = std::ranges::find_if(out.statistics, [](const test::ExecutableStatistics& s) {
+        return (s.stages & (VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT)) != 0;
+    });
+    if (main != out.statistics.end()) out.figures = test::compiler_figures(*main);
     return out;
 }
 

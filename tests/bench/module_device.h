@@ -39,6 +39,7 @@ class ModuleDevice {
     // the suite's shaders use (the numeric types, 8- and 16-bit storage, the memory model); otherwise
     // what it lacks. Such a module is not valid on the device, and a driver handed one may crash.
     std::string lacks(const test::ModuleInterface& module) const;
+    bool enabled(const std::string& extension) const { return extensions_.contains(extension); }
 
   private:
     std::set<std::string> extensions_;     // enabled

@@ -63,7 +63,7 @@ std::vector<ExecutableStatistics> read_pipeline_statistics(VkDevice device, cons
         std::vector<VkPipelineExecutableStatisticKHR> values(statistics, vku::InitStruct<VkPipelineExecutableStatisticKHR>());
         check(vk.vkGetPipelineExecutableStatisticsKHR(device, &executable, &statistics, values.data()),
               "vkGetPipelineExecutableStatisticsKHR");
-        ExecutableStatistics s{executables[i].name, {}};
+        ExecutableStatistics s{executables[i].name, {}, executables[i].stages};
         for (const VkPipelineExecutableStatisticKHR& v : values) s.values.emplace_back(v.name, as_number(v));
         result.push_back(std::move(s));
     }

@@ -15,6 +15,7 @@ namespace vkpolyfill::test {
 struct ExecutableStatistics {
     std::string name;  // the driver's name for the executable ("Compute Shader")
     std::vector<std::pair<std::string, double>> values;  // as the driver names them, in its order
+    VkShaderStageFlags stages = 0;                        // the stages it runs
 
     std::optional<double> value(const std::string& statistic) const;
 };

@@ -240,7 +240,12 @@ SceneRenderer::Image SceneRenderer::create_image(VkFormat format, VkSampleCountF
     return image;
 }
 
-VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment) {
+VkPipeline SceneRenderer::create_pipeline(const SceneSpec& spec, VkPipelineCreateFlags flags) {
+    return graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader), flags);
+}
+
+VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment,
+                                            VkPipelineCreateFlags flags) {
     const SpecializationConstants constants(spec.constants);
     const VkSpecializationInfo& specialization = constants.info;
     const VkPipelineShaderStageCreateInfo stages[] = {
@@ -301,6 +306,7 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
     if (!spec.locations.empty()) rendering.pNext = &locations;
 
     VkGraphicsPipelineCreateInfo info = vku::InitStructHelper(&rendering);
+    info.flags = flags;
     info.stageCount = 2;
     info.pStages = stages;
     info.pVertexInputState = &vertex_input;

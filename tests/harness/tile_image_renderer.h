@@ -58,6 +58,9 @@ class SceneRenderer {
     // Throws std::runtime_error, with `what` naming the step, when a Vulkan call fails.
     std::vector<Samples> render(const SceneSpec& spec, const std::vector<Patch>& patches);
     const SceneTiming& last_timing() const { return timing_; }
+    // The scene's graphics pipeline alone, created with `flags` and destroyed with the renderer: a
+    // compile-only run on a device that executes nothing (a GPU proxy).
+    VkPipeline create_pipeline(const SceneSpec& spec, VkPipelineCreateFlags flags);
 
   private:
     struct Image;
@@ -67,7 +70,8 @@ class SceneRenderer {
     VkCommandBuffer begin_commands();
     VkCommandBuffer begin_secondary(const SceneSpec& spec);
     void submit(VkCommandBuffer command_buffer);
-    VkPipeline graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment);
+    VkPipeline graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment,
+                                 VkPipelineCreateFlags flags = 0);
     // The vertex and fragment shader objects, and binding them with the state graphics_pipeline() sets.
     void create_shader_objects(const SceneSpec& spec);
     void bind_shader_objects(VkCommandBuffer command_buffer, const SceneSpec& spec) const;
