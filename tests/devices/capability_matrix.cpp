@@ -6,10 +6,12 @@
 //   --check   also checks the layer against the driver's own report, and fails on any difference:
 //             every bit the driver has stays on through the layer; an extension the layer calls native
 //             is the driver's, one it emulates is listed with at least one bit on, and one it cannot
-//             provide is not listed and has a reason
+//             provide is not listed and has a reason; the limits the layer reports smaller stay at or
+//             above Vulkan's minimums
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <format>
 #include <map>
 #include <set>
 #include <string>
@@ -84,6 +86,14 @@ void print_table(const DeviceReport& driver, const std::vector<Row>& rows, const
 std::vector<std::string> disagreements(const DeviceReport& driver, const DeviceReport& layered,
                                const std::map<std::string, Decision>& decisions) {
     std::vector<std::string> problems;
+    // What the layer takes from the limits leaves the application what Vulkan guarantees.
+    for (const ReducibleLimit& limit : reducible_limits()) {
+        const uint32_t reported = layered.limits.at(limit.name), own = driver.limits.at(limit.name);
+        if (reported > own || (reported < limit.vulkan_minimum && reported != own)) {
+            problems.push_back(std::format("{}: {} through the layer, {} from the driver (Vulkan requires at least {})", limit.name,
+                                           reported, own, limit.vulkan_minimum));
+        }
+    }
     for (const FeatureBit& bit : feature_bits()) {
         if (driver.has(bit) && !layered.has(bit)) {
             problems.push_back(std::string(bit.name) + ": the driver has it, but not through the layer");

@@ -101,6 +101,16 @@ bool is_vulkan_capability(const std::string& extension) {
     return std::find(all.begin(), all.end(), extension) != all.end();
 }
 
+std::span<const ReducibleLimit> reducible_limits() {
+    static constexpr ReducibleLimit kLimits[] = {
+        {"maxBoundDescriptorSets", &VkPhysicalDeviceLimits::maxBoundDescriptorSets, 4},
+        {"maxPerStageDescriptorInputAttachments", &VkPhysicalDeviceLimits::maxPerStageDescriptorInputAttachments, 4},
+        {"maxDescriptorSetInputAttachments", &VkPhysicalDeviceLimits::maxDescriptorSetInputAttachments, 4},
+        {"maxPerStageResources", &VkPhysicalDeviceLimits::maxPerStageResources, 128},
+    };
+    return kLimits;
+}
+
 DeviceReport read_device(bool layer, DebugMessages* messages) {
     const char* layer_name = kLayerName;
     VkApplicationInfo app = vku::InitStructHelper();
@@ -131,6 +141,7 @@ DeviceReport read_device(bool layer, DebugMessages* messages) {
         vkGetPhysicalDeviceProperties2(physical_device, &properties);
         report.device_name = properties.properties.deviceName;
         report.driver_info = std::string(driver.driverName) + " " + driver.driverInfo;
+        for (const ReducibleLimit& limit : reducible_limits()) report.limits[limit.name] = properties.properties.limits.*limit.member;
         report.extensions = device_extensions(physical_device);
         Features features;
         VkPhysicalDeviceFeatures2 query = vku::InitStructHelper(features.chain(report.extensions));
