@@ -101,8 +101,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->device = *pDevice;
     vkuInitDeviceDispatchTable(*pDevice, &data->next, next_gdpa);
     if (data->enabled_emulation & lowering::bit(lowering::Emulated::ExtShaderTileImage)) {
-        data->tile_image = std::make_unique<TileImageDevice>(*pDevice, data->next, data->shaders->target.tile_image,
-                                                             tile_image_color_budget(record.facts).decided_by);
+        VkPhysicalDeviceMemoryProperties memory;
+        instance.next.GetPhysicalDeviceMemoryProperties(physicalDevice, &memory);
+        data->tile_image = std::make_unique<TileImageDevice>(
+            *pDevice, data->next, data->shaders->target.tile_image, tile_image_color_budget(record.facts).decided_by,
+            tile_image_order(record.facts, instance.settings.tile_image_ordering), memory);
     }
     if (data->enabled_emulation & lowering::bit(lowering::Emulated::ArmTensors)) {
         VkPhysicalDeviceMemoryProperties memory;

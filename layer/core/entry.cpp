@@ -62,7 +62,7 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
 };
 // The tile-image emulation: the device's own entry points unless the application enabled the emulated
-// VK_EXT_shader_tile_image, so other devices pay nothing for it (draws are never intercepted).
+// VK_EXT_shader_tile_image, so other devices pay nothing for it (draws included).
 const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CreateImage, CreateImage),
     VKPOLYFILL_HOOK(CreateImageView, CreateImageView),
@@ -89,6 +89,23 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CmdPipelineBarrier2KHR, CmdPipelineBarrier2KHR),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocations, CmdSetRenderingAttachmentLocations),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocationsKHR, CmdSetRenderingAttachmentLocationsKHR),
+    VKPOLYFILL_HOOK(CmdDraw, CmdDraw),
+    VKPOLYFILL_HOOK(CmdDrawIndexed, CmdDrawIndexed),
+    VKPOLYFILL_HOOK(CmdDrawIndirect, CmdDrawIndirect),
+    VKPOLYFILL_HOOK(CmdDrawIndexedIndirect, CmdDrawIndexedIndirect),
+    VKPOLYFILL_HOOK(CmdDrawIndirectCount, CmdDrawIndirectCount),
+    VKPOLYFILL_HOOK(CmdDrawIndirectCountKHR, CmdDrawIndirectCount),
+    VKPOLYFILL_HOOK(CmdDrawIndexedIndirectCount, CmdDrawIndexedIndirectCount),
+    VKPOLYFILL_HOOK(CmdDrawIndexedIndirectCountKHR, CmdDrawIndexedIndirectCount),
+    VKPOLYFILL_HOOK(CmdDrawMultiEXT, CmdDrawMultiEXT),
+    VKPOLYFILL_HOOK(CmdDrawMultiIndexedEXT, CmdDrawMultiIndexedEXT),
+    VKPOLYFILL_HOOK(CmdDrawMeshTasksEXT, CmdDrawMeshTasksEXT),
+    VKPOLYFILL_HOOK(CmdDrawMeshTasksIndirectEXT, CmdDrawMeshTasksIndirectEXT),
+    VKPOLYFILL_HOOK(CmdSetPrimitiveTopology, CmdSetPrimitiveTopology),
+    VKPOLYFILL_HOOK(CmdSetPrimitiveTopologyEXT, CmdSetPrimitiveTopologyEXT),
+    VKPOLYFILL_HOOK(CmdBindIndexBuffer, CmdBindIndexBuffer),
+    VKPOLYFILL_HOOK(CmdBindIndexBuffer2, CmdBindIndexBuffer2),
+    VKPOLYFILL_HOOK(CmdBindIndexBuffer2KHR, CmdBindIndexBuffer2KHR),
 };
 // The tensor emulation, where the application enabled the emulated VK_ARM_tensors. Its own commands,
 // which the driver lacks:

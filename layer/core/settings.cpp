@@ -14,6 +14,7 @@ constexpr std::array kLogLevelNames = {"error", "warning", "info", "debug"};
 constexpr std::array kUniformLoadsNames = {"auto", "scalar", "per_invocation"};
 constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
 constexpr std::array kTileImageIndexingNames = {"auto", "constant"};
+constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting"};
 
 // The enumerator whose name (in `names`, in enumerator order) is the setting's value; a value that
 // is none of them is a problem, and the default stays.
@@ -46,7 +47,8 @@ void VKAPI_PTR collect_problem(const char* setting, const char* message) {
 void report_unknown_settings(VkuLayerSettingSet set, const VkInstanceCreateInfo* create_info,
                              std::vector<std::string>& problems) {
     static constexpr const char* kKnown[] = {"force_emulation", "log_level", "validate_output", "dump_dir",
-                                             "cache_dir", "uniform_loads", "matrix_layout", "tile_image_indexing"};
+                                             "cache_dir", "uniform_loads", "matrix_layout", "tile_image_indexing",
+                                             "tile_image_ordering"};
     const VkLayerSettingsCreateInfoEXT* first = vkuFindLayerSettingsCreateInfo(create_info);
     std::vector<const char*> unknown;
     vkuGetUnknownSettings(set, static_cast<uint32_t>(std::size(kKnown)), const_cast<const char**>(kKnown), first,
@@ -69,6 +71,8 @@ const char* to_string(MatrixLayout layout) { return kMatrixLayoutNames[static_ca
 
 const char* to_string(TileImageIndexing indexing) { return kTileImageIndexingNames[static_cast<size_t>(indexing)]; }
 
+const char* to_string(TileImageOrdering ordering) { return kTileImageOrderingNames[static_cast<size_t>(ordering)]; }
+
 Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std::string>& problems) {
     Settings settings;
     t_problem_sink = &problems;
@@ -87,6 +91,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
     read_choice(set, "uniform_loads", kUniformLoadsNames, settings.uniform_loads, problems);
     read_choice(set, "matrix_layout", kMatrixLayoutNames, settings.matrix_layout, problems);
     read_choice(set, "tile_image_indexing", kTileImageIndexingNames, settings.tile_image_indexing, problems);
+    read_choice(set, "tile_image_ordering", kTileImageOrderingNames, settings.tile_image_ordering, problems);
     report_unknown_settings(set, create_info, problems);
     vkuDestroyLayerSettingSet(set, nullptr);
     t_problem_sink = nullptr;

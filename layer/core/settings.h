@@ -27,6 +27,11 @@ enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 // shaderInputAttachmentArrayDynamicIndexing.
 enum class TileImageIndexing { Auto = 0, Constant = 1 };
 
+// How coherent tile-image reads are ordered: by the device's rasterization-order attachment access
+// where it has it, else by splitting draws per primitive with by-region barriers; or always by
+// splitting.
+enum class TileImageOrdering { Auto = 0, DrawSplitting = 1 };
+
 struct Settings {
     std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native
     LogLevel log_level = LogLevel::Warning;     // what reaches stderr
@@ -36,6 +41,7 @@ struct Settings {
     UniformLoads uniform_loads = UniformLoads::Auto;
     MatrixLayout matrix_layout = MatrixLayout::Auto;
     TileImageIndexing tile_image_indexing = TileImageIndexing::Auto;
+    TileImageOrdering tile_image_ordering = TileImageOrdering::Auto;
 
     bool forces_emulation_of(std::string_view extension) const;
 };
@@ -48,5 +54,6 @@ const char* to_string(LogLevel level);
 const char* to_string(UniformLoads loads);
 const char* to_string(MatrixLayout layout);
 const char* to_string(TileImageIndexing indexing);
+const char* to_string(TileImageOrdering ordering);
 
 }  // namespace vkpolyfill

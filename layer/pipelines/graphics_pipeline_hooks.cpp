@@ -3,8 +3,9 @@
 // sample count) and reach the driver as temporary modules, on a deep copy of their create info; the
 // driver never sees a kept module's placeholder, which is a compute shader. On devices emulating
 // tile images, a fragment shader that reads them also gets: the layer's pipeline layout (the application's sets, then the layer's input
-// attachments), rasterization-order access for the aspects it reads coherently, and, when the
-// pipeline remaps color locations, input attachment indices that follow them. What the emulation
+// attachments), rasterization-order access for the aspects it reads coherently (or, where the device
+// lacks it, its draws split: tile_image_draw_splitting.h), and, when the pipeline remaps color
+// locations, input attachment indices that follow them. What the emulation
 // cannot do fails the pipeline with VK_ERROR_UNKNOWN and a message naming the shader.
 #include <format>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "core/hooks.h"
 #include "pipelines/pipeline_batch.h"
 #include "pipelines/pipeline_preparation.h"
+#include "tile_image/tile_image_draw_splitting.h"
 #include "tile_image/tile_image_refusal.h"
 
 namespace vkpolyfill {
@@ -34,7 +36,7 @@ bool has_dynamic_state(const VkGraphicsPipelineCreateInfo& info, VkDynamicState 
 }
 
 // Why the emulation cannot serve this pipeline's tile-image reads, or "".
-std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info, const lowering::TileImageUsage& usage) {
+std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info) {
     if (info.renderPass != VK_NULL_HANDLE) return "tile images are read in dynamic rendering only, and renderPass is not VK_NULL_HANDLE";
     if ((info.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || vku::FindStructInPNextChain<VkPipelineLibraryCreateInfoKHR>(info.pNext)) {
         return "graphics pipeline libraries with tile-image reads are not supported";
@@ -45,18 +47,20 @@ std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info, const l
     if (vku::FindStructInPNextChain<VkRenderingInputAttachmentIndexInfo>(info.pNext)) {
         return "tile-image reads in a pipeline with its own VkRenderingInputAttachmentIndexInfo are not supported";
     }
-    if (usage.early_fragment_tests && ((usage.depth && usage.coherent_depth) || (usage.stencil && usage.coherent_stencil))) {
-        return "coherent depth or stencil reads with EarlyFragmentTests cannot be ordered (rasterization-order depth/stencil "
-               "access excludes early fragment tests): declare the NonCoherent*AttachmentReadEXT modes";
-    }
     return {};
+}
+
+// The pipeline's topology, unless dynamic (then the command buffer's, when draws are split).
+std::optional<VkPrimitiveTopology> static_topology(const VkGraphicsPipelineCreateInfo& info) {
+    if (info.pInputAssemblyState == nullptr || has_dynamic_state(info, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)) return std::nullopt;
+    return info.pInputAssemblyState->topology;
 }
 
 // The copy's layout, ordering and input attachment mapping for a fragment shader reading tile images.
 VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowering::TileImageUsage& usage,
                        const VkGraphicsPipelineCreateInfo& info, SafeInfo& copy, std::shared_ptr<const TilePipeline>& record) {
     TileImageDevice& tile = *data.tile_image;
-    if (std::string reason = unsupported_reason(info, usage); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
+    if (std::string reason = unsupported_reason(info); !reason.empty()) return refuse_tile_image_reads(data, code, reason);
     if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
@@ -67,13 +71,22 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
     if (!layout) return refuse_tile_image_reads(data, code, error);
     copy.layout = layout->layout;
 
-    if (copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
+    // Coherent reads: rasterization-order access for the aspects read, where the device has it for
+    // all of them; otherwise the draws are split (which orders depth/stencil reads with early tests too).
+    const bool split = needs_split_draws(tile.order, usage, false);
+    if (!split && usage.early_fragment_tests && ((usage.depth && usage.coherent_depth) || (usage.stencil && usage.coherent_stencil))) {
+        return refuse_tile_image_reads(data, code,
+                                       "coherent depth or stencil reads with EarlyFragmentTests cannot be ordered (rasterization-order "
+                                       "depth/stencil access excludes early fragment tests): declare the "
+                                       "NonCoherent*AttachmentReadEXT modes");
+    }
+    if (!split && copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
         copy.pColorBlendState->flags |= VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT;
     }
-    if (copy.pDepthStencilState && usage.depth && usage.coherent_depth) {
+    if (!split && copy.pDepthStencilState && usage.depth && usage.coherent_depth) {
         copy.pDepthStencilState->flags |= VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_DEPTH_ACCESS_BIT_EXT;
     }
-    if (copy.pDepthStencilState && usage.stencil && usage.coherent_stencil) {
+    if (!split && copy.pDepthStencilState && usage.stencil && usage.coherent_stencil) {
         copy.pDepthStencilState->flags |= VK_PIPELINE_DEPTH_STENCIL_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_STENCIL_ACCESS_BIT_EXT;
     }
     // Tile images follow color locations; input attachments follow attachment indices unless mapped.
@@ -83,7 +96,7 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
         indices.pColorAttachmentInputIndices = locations->pColorAttachmentLocations;
         vku::AddToPnext(copy, indices);
     }
-    record = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout)});
+    record = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout), split, static_topology(info)});
     return VK_SUCCESS;
 }
 

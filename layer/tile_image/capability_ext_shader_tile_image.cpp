@@ -39,12 +39,13 @@ bool multisampled_local_reads(const PhysicalDeviceFacts& facts) {
     return has_local_read_extension(facts) || facts.vulkan14_properties.dynamicRenderingLocalReadMultisampledAttachments;
 }
 
-bool depth_reads(const PhysicalDeviceFacts& facts) {
-    return depth_stencil_local_reads(facts) && facts.rasterization_order.rasterizationOrderDepthAttachmentAccess;
-}
+// Coherent reads of an aspect without rasterization-order access are ordered by splitting draws.
+bool depth_reads(const PhysicalDeviceFacts& facts) { return depth_stencil_local_reads(facts); }
 
-bool stencil_reads(const PhysicalDeviceFacts& facts) {
-    return depth_stencil_local_reads(facts) && facts.rasterization_order.rasterizationOrderStencilAttachmentAccess;
+bool stencil_reads(const PhysicalDeviceFacts& facts) { return depth_stencil_local_reads(facts); }
+
+bool has_rasterization_order(const PhysicalDeviceFacts& facts) {
+    return facts.native_spec_version(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME) != 0;
 }
 
 uint32_t input_attachment_limit(const PhysicalDeviceFacts& facts) {
@@ -58,10 +59,6 @@ std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     if (!facts.vulkan13.dynamicRendering) need("dynamicRendering");
     if (!facts.local_read.dynamicRenderingLocalRead) need("dynamicRenderingLocalRead");
     if (!multisampled_local_reads(facts)) need("local reads of multisampled attachments");
-    // Coherent reads, the extension's default, are ordered by rasterization-order attachment access;
-    // fragment-shader interlock orders only the shader's own memory accesses, not the attachment
-    // writes after it, so it cannot stand in.
-    if (!facts.rasterization_order.rasterizationOrderColorAttachmentAccess) need("rasterizationOrderColorAttachmentAccess");
     if (!facts.vulkan12.descriptorBindingPartiallyBound) need("descriptorBindingPartiallyBound");
     if (!facts.vulkan12.separateDepthStencilLayouts) need("separateDepthStencilLayouts");
     const VkPhysicalDeviceLimits& limits = facts.properties.limits;
@@ -115,7 +112,7 @@ void report_limits(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) 
 void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {
     report_limits(facts, chain);
     if (auto* properties = vku::FindStructInPNextChain<VkPhysicalDeviceShaderTileImagePropertiesEXT>(chain->pNext)) {
-        // Coherent reads cost rasterization-order access here, not nothing as in tile memory.
+        // Coherent reads cost rasterization-order access or split draws here, not nothing as in tile memory.
         properties->shaderTileImageCoherentReadAccelerated = VK_FALSE;
         // Multisampled input attachments read any sample of the pixel from any invocation.
         properties->shaderTileImageReadSampleFromPixelRateInvocation = VK_TRUE;
@@ -125,15 +122,18 @@ void report_properties(const PhysicalDeviceFacts& facts, VkBaseOutStructure* cha
     }
 }
 
+// The rasterization-order access the device has, for the coherent reads of those aspects.
 void enable_rasterization_order(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreateInfo& create_info) {
+    if (!has_rasterization_order(facts)) return;
     vku::AddExtension(create_info, VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME);
     auto* order = vku::FindStructInPNextChain<VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT>(
         const_cast<void*>(create_info.pNext));
     VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT added = vku::InitStructHelper();
     VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT& features = order ? *order : added;
-    features.rasterizationOrderColorAttachmentAccess = VK_TRUE;
-    features.rasterizationOrderDepthAttachmentAccess |= depth_reads(facts);
-    features.rasterizationOrderStencilAttachmentAccess |= stencil_reads(facts);
+    const VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT& has = facts.rasterization_order;
+    features.rasterizationOrderColorAttachmentAccess |= has.rasterizationOrderColorAttachmentAccess;
+    features.rasterizationOrderDepthAttachmentAccess |= has.rasterizationOrderDepthAttachmentAccess && depth_reads(facts);
+    features.rasterizationOrderStencilAttachmentAccess |= has.rasterizationOrderStencilAttachmentAccess && stencil_reads(facts);
     if (!order) vku::AddToPnext(create_info, added);
 }
 
@@ -160,6 +160,18 @@ void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool
 }
 
 }  // namespace
+
+TileImageOrder tile_image_order(const PhysicalDeviceFacts& facts, TileImageOrdering setting) {
+    const VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT& has = facts.rasterization_order;
+    const bool enabled = has_rasterization_order(facts);
+    return {.color = enabled && has.rasterizationOrderColorAttachmentAccess,
+            .depth = enabled && has.rasterizationOrderDepthAttachmentAccess,
+            .stencil = enabled && has.rasterizationOrderStencilAttachmentAccess,
+            // llvmpipe rasterizes and shades the primitives of a render pass instance in submission
+            // order, tile by tile; other drivers promise nothing without rasterization-order access.
+            .shades_in_primitive_order = facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
+            .always_split = setting == TileImageOrdering::DrawSplitting};
+}
 
 TileImageColorBudget tile_image_color_budget(const PhysicalDeviceFacts& facts) {
     const uint32_t attachments = std::min(facts.properties.limits.maxColorAttachments, kMaxTileImageColors);

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "core/capabilities.h"
+#include "core/settings.h"
+#include "tile_image/tile_image_device.h"
 
 namespace vkpolyfill {
 
@@ -20,6 +22,9 @@ struct TileImageColorBudget {
     std::string decided_by;
 };
 TileImageColorBudget tile_image_color_budget(const PhysicalDeviceFacts& facts);
+
+// What orders coherent reads on this device, with the tile_image_ordering setting.
+TileImageOrder tile_image_order(const PhysicalDeviceFacts& facts, TileImageOrdering setting);
 
 // Descriptor slots the emulation takes from every pipeline layout (one set, with an input attachment
 // per color attachment, depth and stencil), so the limits reported to the application shrink by them.

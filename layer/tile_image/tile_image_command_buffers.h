@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <vulkan/utility/vk_concurrent_unordered_map.hpp>
@@ -14,6 +15,16 @@
 #include "tile_image/tile_image_pipelines.h"
 
 namespace vkpolyfill {
+
+// The index buffer the application bound (vkCmdBindIndexBuffer, or ...2 with a size), which a split
+// strip or fan replaces for its draws and then binds again.
+struct IndexBinding {
+    bool bound = false;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = VK_WHOLE_SIZE;  // VK_WHOLE_SIZE: bound without a size
+    VkIndexType type = VK_INDEX_TYPE_UINT32;
+};
 
 struct LayoutRestore {
     VkImage image;
@@ -45,6 +56,12 @@ struct CommandBufferState {
     // What the layer's set was last bound with, to skip binding it again.
     VkDescriptorSet bound_set = VK_NULL_HANDLE;
     VkPipelineLayout bound_layout = VK_NULL_HANDLE;
+
+    // What split draws need (tile_image_draw_splitting.h): the dynamic topology, the application's
+    // index buffer, and whether a draw that could not be split was reported.
+    std::optional<VkPrimitiveTopology> topology;
+    IndexBinding index;
+    bool reported_unsplit = false;
 
     void reset() {
         const bool level = secondary;

@@ -13,18 +13,29 @@
 #include "tile_image/tile_image_descriptors.h"
 #include "tile_image/tile_image_layouts.h"
 #include "tile_image/tile_image_pipelines.h"
+#include "tile_image/tile_image_primitive_indices.h"
 #include "tile_image/tile_image_views.h"
 
 namespace vkpolyfill {
 
+// What orders coherent tile-image reads on this device: its rasterization-order attachment access
+// (per aspect, for pipelines), llvmpipe's shading in primitive order, or else splitting draws
+// (tile_image_draw_splitting.h); the tile_image_ordering setting may ask for splitting everywhere.
+struct TileImageOrder {
+    bool color = false, depth = false, stencil = false;  // rasterization-order access the device has
+    bool shades_in_primitive_order = false;
+    bool always_split = false;
+};
+
 struct TileImageDevice {
     TileImageDevice(VkDevice device, const VkuDeviceDispatchTable& next, const lowering::TileImageTarget& target,
-                    std::string color_limit);
+                    std::string color_limit, const TileImageOrder& order, const VkPhysicalDeviceMemoryProperties& memory);
 
     VkDevice device;
     const VkuDeviceDispatchTable& next;
     lowering::TileImageTarget target;
     std::string color_limit;  // the device limit that decides how many color locations the layer's set has
+    TileImageOrder order;
     // vkCmdSetRenderingInputAttachmentIndices, core or KHR, whichever the device has.
     PFN_vkCmdSetRenderingInputAttachmentIndices set_input_attachment_indices;
 
@@ -35,6 +46,7 @@ struct TileImageDevice {
     TilePipelines pipelines;
     TileShaders shaders;
     CommandBufferStates command_buffers;
+    PrimitiveIndices primitive_indices;
 };
 
 }  // namespace vkpolyfill

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include <vulkan/utility/vk_concurrent_unordered_map.hpp>
 #include <vulkan/utility/vk_dispatch_table.h>
@@ -15,6 +16,11 @@ namespace vkpolyfill {
 struct TilePipeline {
     std::shared_ptr<const LayerPipelineLayout> layout;
     std::shared_ptr<const TileSetLayout> set_layout;
+    // Coherent reads that nothing in the driver orders (tile_image_draw_splitting.h): each draw becomes
+    // a draw per primitive, with a by-region barrier before each.
+    bool split_draws = false;
+    // The pipeline's topology, unless dynamic (shader objects: always), when the command buffer's counts.
+    std::optional<VkPrimitiveTopology> topology;
 };
 
 // A fragment shader object's lowered code depends on whether the attachments are multisampled, which

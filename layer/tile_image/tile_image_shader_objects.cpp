@@ -5,6 +5,7 @@
 
 #include <vulkan/vk_enum_string_helper.h>
 
+#include "tile_image/tile_image_draw_splitting.h"
 #include "tile_image/tile_image_refusal.h"
 
 namespace vkpolyfill {
@@ -13,28 +14,11 @@ namespace {
 // Any sample count above one gives the multisampled code.
 constexpr uint32_t kMultisampled = VK_SAMPLE_COUNT_4_BIT;
 
-bool reads_coherently(const lowering::TileImageUsage& usage) {
-    return (!usage.colors.empty() && usage.coherent_color) || (usage.depth && usage.coherent_depth) ||
-           (usage.stencil && usage.coherent_stencil);
-}
-
-// llvmpipe rasterizes and shades the primitives of a render pass instance in submission order, tile by
-// tile; other drivers give no such promise without rasterization-order access.
-bool shades_in_primitive_order(const DeviceData& data) {
-    return data.record->facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
-}
-
 }  // namespace
 
 VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, const lowering::TileImageUsage& usage,
                              VkShaderCreateInfoEXT& info, TileShaderCode& prepared) {
     TileImageDevice& tile = *data.tile_image;
-    if (reads_coherently(usage) && !shades_in_primitive_order(data)) {
-        return refuse_tile_image_reads(data, code,
-                                       "coherent tile-image reads in a shader object need rasterization-order attachment "
-                                       "access, which shader objects cannot ask for: declare the NonCoherent*AttachmentReadEXT "
-                                       "modes (with by-region barriers between draws) or use a graphics pipeline");
-    }
     if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
@@ -60,7 +44,10 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     prepared.single = std::move(single.words);
     prepared.multisampled = std::move(multi.words);
     prepared.set_layouts = tile.layouts.set_layouts(application.sets);
-    prepared.reads = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout)});
+    // Shader objects cannot ask for rasterization-order access: their coherent reads are ordered by
+    // splitting their draws (topology: the command buffer's), except where the driver shades in order.
+    prepared.reads = std::make_shared<const TilePipeline>(
+        TilePipeline{std::move(layout), std::move(set_layout), needs_split_draws(tile.order, usage, true), std::nullopt});
     info.pCode = prepared.single->data();
     info.codeSize = prepared.single->size() * sizeof(uint32_t);
     info.setLayoutCount = static_cast<uint32_t>(prepared.set_layouts.size());

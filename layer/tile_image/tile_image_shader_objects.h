@@ -3,8 +3,9 @@
 // (vkCmdSetRasterizationSamplesEXT): the application's shader gets the single-sampled code, and a
 // twin with the multisampled code is created after it (tile_image_pipelines.h's TileShader). Both list
 // the layer's set layouts (the application's, empty ones, the layer's set). Shader objects cannot ask
-// for rasterization-order attachment access, so coherent reads are served only on drivers that shade
-// overlapping fragments in primitive order anyway (lavapipe); elsewhere they are refused.
+// for rasterization-order attachment access, so their coherent reads are ordered by splitting their
+// draws (tile_image_draw_splitting.h), except on drivers that shade overlapping fragments in
+// primitive order anyway (lavapipe).
 #pragma once
 
 #include <span>

@@ -7,6 +7,7 @@
 //   NNNN-shader.spv       the words of every vkCreateShadersEXT SPIR-V shader
 //   NNNN-device.txt       the extensions enabled at vkCreateDevice, one per line
 //   NNNN-chain.txt        the sType of every struct chained to that VkDeviceCreateInfo, one per line
+//   NNNN-draw.txt         "<vertex or index count> <instance count>" of every vkCmdDraw and vkCmdDrawIndexed
 // With VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES set it plays a driver whose compiler fails: every
 // vkCreateComputePipelines returns VK_ERROR_UNKNOWN with null handles, without calling down.
 // With VKPOLYFILL_SPY_MODULE_IDENTIFIERS set it plays a driver with VK_EXT_shader_module_identifier
@@ -41,6 +42,7 @@ struct InstanceLink {
 };
 std::unordered_map<void*, InstanceLink> g_instances;  // by dispatch key (shared with physical devices)
 std::unordered_map<void*, PFN_vkGetDeviceProcAddr> g_device_next;
+std::unordered_map<void*, VkDevice> g_devices;  // by dispatch key (shared with command buffers)
 std::atomic<int> g_sequence = 0;
 
 void* key(void* handle) { return *static_cast<void**>(handle); }
@@ -128,6 +130,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical_device, co
     if (result == VK_SUCCESS) {
         std::lock_guard lock(g_mutex);
         g_device_next[key(*device)] = next_gdpa;
+        g_devices[key(*device)] = *device;
     }
     return result;
 }
@@ -181,13 +184,45 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t count,
     return next_device_function<PFN_vkCreateShadersEXT>(device, "vkCreateShadersEXT")(device, count, infos, allocator, shaders);
 }
 
+void record_draw(uint32_t count, uint32_t instances) {
+    if (FILE* f = open_record("draw.txt")) {
+        std::fprintf(f, "%u %u\n", count, instances);
+        std::fclose(f);
+    }
+}
+
+// Command buffers reach the layer below through their device's dispatch key.
+template <typename Function>
+Function next_command_function(VkCommandBuffer command_buffer, const char* name) {
+    VkDevice device;
+    {
+        std::lock_guard lock(g_mutex);
+        device = g_devices.at(key(command_buffer));
+    }
+    return reinterpret_cast<Function>(device_next(device)(device, name));
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDraw(VkCommandBuffer command_buffer, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                                   uint32_t first_instance) {
+    record_draw(vertex_count, instance_count);
+    next_command_function<PFN_vkCmdDraw>(command_buffer, "vkCmdDraw")(command_buffer, vertex_count, instance_count, first_vertex,
+                                                                      first_instance);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexed(VkCommandBuffer command_buffer, uint32_t index_count, uint32_t instance_count,
+                                          uint32_t first_index, int32_t vertex_offset, uint32_t first_instance) {
+    record_draw(index_count, instance_count);
+    next_command_function<PFN_vkCmdDrawIndexed>(command_buffer, "vkCmdDrawIndexed")(command_buffer, index_count, instance_count,
+                                                                                    first_index, vertex_offset, first_instance);
+}
+
 struct Hook {
     const char* name;
     PFN_vkVoidFunction function;
 };
 #define SPY_HOOK(name) Hook{"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(name)}
-const Hook kDeviceHooks[] = {SPY_HOOK(CreateShaderModule), SPY_HOOK(CreateComputePipelines),
-                             SPY_HOOK(CreateGraphicsPipelines), SPY_HOOK(CreateShadersEXT)};
+const Hook kDeviceHooks[] = {SPY_HOOK(CreateShaderModule), SPY_HOOK(CreateComputePipelines), SPY_HOOK(CreateGraphicsPipelines),
+                             SPY_HOOK(CreateShadersEXT), SPY_HOOK(CmdDraw), SPY_HOOK(CmdDrawIndexed)};
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical_device, const char* layer_name,
                                                                   uint32_t* count, VkExtensionProperties* properties) {

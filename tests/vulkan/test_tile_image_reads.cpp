@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <format>
+#include <fstream>
 
 #include <gtest/gtest.h>
 #include <vkpolyfill/lowering/lower.h>
@@ -136,6 +137,31 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         EXPECT_TRUE(lowered) << "no lowered fragment shader reached the driver";
     }
 
+    // The draws the driver got, as the spy layer saw them: "<count> <instances>" each. With the layer's
+    // tile_image_ordering=draw_splitting (vulkan.*@draw_splitting), a coherent case's draws reach it
+    // split, a draw per triangle; otherwise (lavapipe orders them itself) as the renderer made them, a
+    // draw of six vertices per patch.
+    void expect_the_draws_the_ordering_asks_for(const ReadCase& c) const {
+        const char* ordering = std::getenv("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING");
+        const bool split = ordering != nullptr && std::string_view(ordering) == "draw_splitting" && !c.non_coherent;
+        std::vector<std::string> expected;
+        for (uint32_t patches : c.patches_per_draw) {
+            if (split) {
+                expected.insert(expected.end(), 2 * patches, "3 1");
+            } else {
+                expected.push_back(std::format("{} 1", 6 * patches));
+            }
+        }
+        std::vector<std::string> got;
+        for (const auto& file : spy_.files_ending_with("-draw.txt")) {
+            std::ifstream in(file);
+            std::string line;
+            std::getline(in, line);
+            got.push_back(line);
+        }
+        EXPECT_EQ(got, expected);
+    }
+
     SceneSpec spec(const ReadCase& c) const {
         SceneSpec s;
         s.colors = c.colors;
@@ -247,6 +273,7 @@ TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
     }
     EXPECT_EQ(mismatches, 0u);
     expect_only_lowered_modules_reached_the_driver(c.shader_objects);
+    expect_the_draws_the_ordering_asks_for(c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageColorReads, testing::ValuesIn(kColorCases), case_name);
@@ -274,6 +301,7 @@ TEST_P(TileImageDepthStencilReads, EverySampleSawWhatTheFragmentsBeforeItWrote) 
     }
     EXPECT_EQ(mismatches, 0u);
     expect_only_lowered_modules_reached_the_driver(c.shader_objects);
+    expect_the_draws_the_ordering_asks_for(c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageDepthStencilReads, testing::ValuesIn(kDepthStencilCases), case_name);
