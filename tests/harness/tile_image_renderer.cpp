@@ -18,17 +18,28 @@ struct Vertex {
 
 float to_ndc(uint32_t pixel, uint32_t size) { return 2.0f * static_cast<float>(pixel) / static_cast<float>(size) - 1.0f; }
 
-std::vector<Vertex> vertices(const std::vector<Patch>& patches, uint32_t size) {
+// Each patch's triangles clockwise in the framebuffer (y down), whatever the topology: a strip's odd
+// triangle (v1, v3, v2) and a fan's (v1, v2, v0), (v2, v3, v0) included.
+std::vector<Vertex> vertices(const std::vector<Patch>& patches, uint32_t size, VkPrimitiveTopology topology) {
     std::vector<Vertex> out;
     for (const Patch& p : patches) {
         const float x0 = to_ndc(p.x0, size), x1 = to_ndc(p.x1, size), y0 = to_ndc(p.y0, size), y1 = to_ndc(p.y1, size);
         const float z = p.depth();
-        const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
-        for (const auto& c : corners) {
-            out.push_back({{c[0], c[1], z, 1.0f}, {p.color[0], p.color[1], p.color[2], p.color[3]}, p.index});
+        const float list[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
+        const float strip[4][2] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
+        const float fan[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+        const float(*corners)[2] = topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ? strip
+                                   : topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN  ? fan
+                                                                                     : list;
+        for (uint32_t i = 0; i < vertices_per_patch(topology); ++i) {
+            out.push_back({{corners[i][0], corners[i][1], z, 1.0f}, {p.color[0], p.color[1], p.color[2], p.color[3]}, p.index});
         }
     }
     return out;
+}
+
+VkCullModeFlags cull_mode(VkPrimitiveTopology topology) {
+    return topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
 }
 
 // The patch vertex shader's inputs: location i is kAttributes[i].
@@ -92,6 +103,8 @@ void barrier(const VolkDeviceTable& vk, VkCommandBuffer command_buffer, std::spa
 }
 
 }  // namespace
+
+uint32_t vertices_per_patch(VkPrimitiveTopology topology) { return topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST ? 6 : 4; }
 
 struct SceneRenderer::Image {
     VkImage image;
@@ -262,12 +275,13 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
     vertex_input.vertexAttributeDescriptionCount = 3;
     vertex_input.pVertexAttributeDescriptions = attributes;
     VkPipelineInputAssemblyStateCreateInfo assembly = vku::InitStructHelper();
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = spec.topology;
     VkPipelineViewportStateCreateInfo viewport = vku::InitStructHelper();
     viewport.viewportCount = 1;
     viewport.scissorCount = 1;
     VkPipelineRasterizationStateCreateInfo rasterization = vku::InitStructHelper();
-    rasterization.cullMode = VK_CULL_MODE_NONE;
+    rasterization.cullMode = cull_mode(spec.topology);
+    rasterization.frontFace = VK_FRONT_FACE_CLOCKWISE;
     rasterization.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo multisample = vku::InitStructHelper();
     multisample.rasterizationSamples = spec.samples;
@@ -361,12 +375,12 @@ void SceneRenderer::bind_shader_objects(VkCommandBuffer cb, const SceneSpec& spe
         attributes[i].offset = kAttributes[i].offset;
     }
     vk.vkCmdSetVertexInputEXT(cb, 1, &binding, 3, attributes);
-    vk.vkCmdSetPrimitiveTopology(cb, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    vk.vkCmdSetPrimitiveTopology(cb, spec.topology);
     vk.vkCmdSetPrimitiveRestartEnable(cb, VK_FALSE);
     vk.vkCmdSetRasterizerDiscardEnable(cb, VK_FALSE);
     vk.vkCmdSetPolygonModeEXT(cb, VK_POLYGON_MODE_FILL);
-    vk.vkCmdSetCullMode(cb, VK_CULL_MODE_NONE);
-    vk.vkCmdSetFrontFace(cb, VK_FRONT_FACE_COUNTER_CLOCKWISE);
+    vk.vkCmdSetCullMode(cb, cull_mode(spec.topology));
+    vk.vkCmdSetFrontFace(cb, VK_FRONT_FACE_CLOCKWISE);
     vk.vkCmdSetDepthBiasEnable(cb, VK_FALSE);
     vk.vkCmdSetRasterizationSamplesEXT(cb, spec.samples);
     const VkSampleMask mask = ~0u;
@@ -489,7 +503,7 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
     const uint32_t size = spec.size;
     const bool depth_stencil = spec.depth_stencil != VK_FORMAT_UNDEFINED;
 
-    const std::vector<Vertex> vertex_data = vertices(patches, size);
+    const std::vector<Vertex> vertex_data = vertices(patches, size, spec.topology);
     const VkBuffer vertex_buffer = host_buffer(vertex_data.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_data.data());
     std::vector<Image> colors;
     std::vector<Buffer> readbacks;
@@ -593,7 +607,8 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
                 memory[1].dstAccessMask = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
                 barrier(vk, cb, {}, std::span(memory, depth_stencil ? 2 : 1), VK_DEPENDENCY_BY_REGION_BIT);
             }
-            vk.vkCmdDraw(cb, 6 * count, 1, 6 * first, 0);
+            const uint32_t per_patch = vertices_per_patch(spec.topology);
+            vk.vkCmdDraw(cb, per_patch * count, 1, per_patch * first, 0);
             first += count;
         }
         cb = primary;

@@ -28,6 +28,10 @@ struct SceneSpec {
     uint32_t first_attachment = 0;                       // the push constant (color.glsl's dynamic index base)
     bool blend = false;                                  // fixed-function source-over on every color attachment
     std::vector<uint32_t> patches_per_draw{};            // the patches split into draws, in order
+    // A patch is two triangles of a list (six vertices), or a strip or fan of four vertices, drawn a
+    // patch per draw (patches_per_draw all 1) with back faces culled: every triangle must keep its
+    // winding, or it is culled.
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     bool barriers = false;  // a by-region barrier before each draw (non-coherent reads)
     uint32_t size = kSize;  // framebuffer width and height, a multiple of kSize
     uint32_t frames = 1;    // render pass instances, each clearing and drawing the whole scene
@@ -44,6 +48,9 @@ struct SceneTiming {
     double record_ms = 0;
     double execute_ms = 0;
 };
+
+// The vertices the renderer draws each patch with, by topology.
+uint32_t vertices_per_patch(VkPrimitiveTopology topology);
 
 // Every sample of one color attachment: texel (x, y, s) at (y * size + x) * samples + s.
 using Samples = std::vector<Texel>;

@@ -36,6 +36,7 @@ struct ReadCase {
     bool shader_objects = false;      // vertex and fragment shader objects, not a pipeline
     std::vector<uint32_t> locations{};  // of the color attachments, when remapped (dynamic rendering local read)
     Recording recording = Recording::Primary;
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;  // strips and fans: a patch per draw
 };
 
 std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
@@ -76,6 +77,15 @@ const std::vector<ReadCase> kColorCases = {
     {"ShaderObjectMrtDynamicIndexNonCoherentFourSamples", "color_uint_array_nc",
      {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), true, VK_FORMAT_UNDEFINED,
      true},
+    // Coherent reads of strips and fans, back faces culled: split, each triangle keeps its vertices and
+    // winding (a strip's odd triangles, a fan's first vertex), or it is culled or misplaced.
+    {"Rgba32fTriangleStrips", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), false,
+     VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP},
+    {"MrtRgba32uiFourSamplesTriangleFans", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
+     VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), false, VK_FORMAT_UNDEFINED, false, {}, Recording::Primary,
+     VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN},
+    {"ShaderObjectRgba16fTriangleStrips", "color_float", {VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6),
+     false, VK_FORMAT_UNDEFINED, true, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP},
 };
 
 const std::vector<ReadCase> kDepthStencilCases = {
@@ -95,6 +105,8 @@ const std::vector<ReadCase> kDepthStencilCases = {
      true, VK_FORMAT_D24_UNORM_S8_UINT, false, {}, Recording::Secondary},
     {"ShaderObjectStencilNonCoherent", "stencil_nc", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6), true,
      VK_FORMAT_D24_UNORM_S8_UINT, true},
+    {"DepthFourSamplesTriangleFans", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), false,
+     VK_FORMAT_D32_SFLOAT_S8_UINT, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN},
 };
 
 // A device with the emulated extension and every feature the cases use (shader objects and local
@@ -140,7 +152,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
     // The draws the driver got, as the spy layer saw them: "<count> <instances>" each. With the layer's
     // tile_image_ordering=draw_splitting (vulkan.*@draw_splitting), a coherent case's draws reach it
     // split, a draw per triangle; otherwise (lavapipe orders them itself) as the renderer made them, a
-    // draw of six vertices per patch.
+    // draw of the patches' vertices (six a patch in a list, four in a strip or fan).
     void expect_the_draws_the_ordering_asks_for(const ReadCase& c) const {
         const char* ordering = std::getenv("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING");
         const bool split = ordering != nullptr && std::string_view(ordering) == "draw_splitting" && !c.non_coherent;
@@ -149,7 +161,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
             if (split) {
                 expected.insert(expected.end(), 2 * patches, "3 1");
             } else {
-                expected.push_back(std::format("{} 1", 6 * patches));
+                expected.push_back(std::format("{} 1", vertices_per_patch(c.topology) * patches));
             }
         }
         std::vector<std::string> got;
@@ -173,6 +185,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         s.shader_objects = c.shader_objects;
         s.locations = c.locations;
         s.recording = c.recording;
+        s.topology = c.topology;
         return s;
     }
 
