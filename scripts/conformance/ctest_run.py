@@ -24,6 +24,15 @@ class Test:
     outcome: dict = field(default_factory=dict)
 
 
+# The layer settings the suite forces paths with (tests/vulkan/CMakeLists.txt), and the driver suffix of
+# their runs: vulkan.plain@distributed.* is driver plain@distributed, and so on.
+FORCED_PATHS = {
+    "VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT": "{}",
+    "VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING": "{}",
+    "VK_POLYFILL_EXTENSIONS_TILE_IMAGE_INDEXING": "{}_indexing",
+}
+
+
 def _property(test, key):
     for p in test.get("properties", []):
         if p["name"] == key:
@@ -43,8 +52,9 @@ def list_tests(build_dir, ctest_args):
         if "LP_NATIVE_VECTOR_WIDTH" in env and driver:  # lavapipe at another subgroup size: a driver of its own
             width = int(env['LP_NATIVE_VECTOR_WIDTH']) // 32
             driver += f"@subgroup{width}" if width != 8 else ""
-        if "VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT" in env and driver:  # a layout forced: likewise
-            driver += "@" + env["VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT"]
+        for setting, suffix in FORCED_PATHS.items():  # a layer path forced by a setting: likewise
+            if setting in env and driver:
+                driver += "@" + suffix.format(env[setting])
         gtest = next((a.split("=", 1)[1] for a in t.get("command", []) if a.startswith("--gtest_filter=")), None)
         if gtest is None or any(c in gtest for c in ":*?"):  # an add_test (maybe running a list of
             # GoogleTest tests, as the valgrind one does): drop the tier and a driver word from its name
