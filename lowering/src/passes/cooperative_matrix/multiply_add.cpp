@@ -250,19 +250,14 @@ class MultiplyAdd {
     }
 
     // The K columns of A (rows of B) a staged workgroup multiply-add stages at once: all of K when
-    // A and B fit in the shared memory the lowering may take (what the layer reserves, else half
-    // the device's), else the largest divisor of K whose chunk does. Chunks add their products
-    // into the accumulator one after another, so only a result of C's own type, summed without
-    // saturation, is chunked (a float sum then rounds to the accumulator's type between chunks, as
-    // hardware rounds between its K steps).
+    // A and B fit in the staging budget, else the largest divisor of K whose chunk does. Chunks add
+    // their products into the accumulator one after another, so only a result of C's own type,
+    // summed without saturation, is chunked (a float sum then rounds to the accumulator's type
+    // between chunks, as hardware rounds between its K steps).
     uint32_t staged_k_chunk(uint32_t m, uint32_t k, uint32_t n) const {
-        const Target& target = state_.context.target;
-        const uint32_t budget = target.reserved_shared_memory_bytes ? target.reserved_shared_memory_bytes : target.max_shared_memory_bytes / 2;
+        const uint32_t budget = staging_budget(state_.context.target);
         if (budget == 0 || r_->id != c_->id || saturating()) return k;
-        const uint64_t bytes_per_k = uint64_t{m} * a_->component.width / 8 + uint64_t{n} * b_->component.width / 8;
-        uint32_t kc = k;
-        while (kc > 1 && (k % kc != 0 || bytes_per_k * kc > budget)) --kc;
-        return kc;
+        return items_at_once(k, uint64_t{m} * a_->component.width / 8 + uint64_t{n} * b_->component.width / 8, budget);
     }
 
     // The banded multiply-add `inner`, and a workgroup barrier every kStepsBetweenBarriers-th call.

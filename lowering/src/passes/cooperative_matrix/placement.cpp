@@ -21,7 +21,9 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
         }
         if (layout.row_groups > 1) {
             row_group_ = layout.column_lanes > 1 ? b.add(spv::OpUDiv, u, {lane, lanes}) : lane;
-            // Invocations past the layout's writers repeat their elements (a distributed A).
+            // Invocations past the layout's writers repeat the elements of the writers before them:
+            // a distributed A's replicas, an accumulator whose row groups the subgroup holds more
+            // than once (computed again, written once: LaneLayout::writers()).
             if (layout.writers() < state.context.target.subgroup_size) {
                 row_group_ = b.add(spv::OpUMod, u, {row_group_, state.uint_constant(layout.row_groups)});
             }

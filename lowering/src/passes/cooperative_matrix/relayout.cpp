@@ -276,18 +276,13 @@ uint32_t accumulator_to_a_by_broadcasts(LoweringState& state, ir::FunctionBuilde
 }
 
 // The rows of the result a relayout puts through the scratch area at once: all of them, or for a
-// workgroup matrix larger than the shared memory the lowering may take (what the layer reserves, else
-// half the device's; the staged multiply-add's budget), the most rows that fit and divide its rows.
+// workgroup matrix larger than the staging budget, the most rows that fit and divide its rows.
 // llama.cpp's coopmat2 flash attention converts its 64 x 256 Q (32 KiB as halves) at head size 256,
 // all of lavapipe's shared memory.
 uint32_t rows_at_once(const LoweringState& state, const MatrixType& staged, const MatrixType& result) {
-    const Target& target = state.context.target;
-    const uint32_t budget = target.reserved_shared_memory_bytes ? target.reserved_shared_memory_bytes : target.max_shared_memory_bytes / 2;
-    const uint64_t bytes_per_row = uint64_t{result.columns} * staged.component.width / 8;
-    if (!staged.workgroup || budget == 0 || bytes_per_row * result.rows <= budget) return result.rows;
-    uint32_t rows = result.rows;
-    while (rows > 1 && (result.rows % rows != 0 || bytes_per_row * rows > budget)) --rows;
-    return rows;
+    const uint32_t budget = staging_budget(state.context.target);
+    if (!staged.workgroup || budget == 0) return result.rows;
+    return items_at_once(result.rows, uint64_t{result.columns} * staged.component.width / 8, budget);
 }
 
 // The relayout through the scratch area `rows` result rows at a time, in a loop: each chunk's

@@ -143,4 +143,14 @@ bool Scratch::finish() {
     return true;
 }
 
+uint32_t staging_budget(const Target& target) {
+    return target.reserved_shared_memory_bytes ? target.reserved_shared_memory_bytes : target.max_shared_memory_bytes / 2;
+}
+
+uint32_t items_at_once(uint32_t total, uint64_t bytes_each, uint32_t budget) {
+    uint32_t items = total;
+    while (items > 1 && (total % items != 0 || bytes_each * items > budget)) --items;
+    return items;
+}
+
 }  // namespace vkpolyfill::lowering::cooperative_matrix

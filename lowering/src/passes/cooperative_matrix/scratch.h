@@ -45,4 +45,12 @@ class Scratch {
     uint32_t reserved_bytes_ = 0;
 };
 
+// The shared memory a workgroup-scope operation may stage through at once: what the layer reserves for
+// the lowering, else half the device's (0: no limit known).
+uint32_t staging_budget(const Target& target);
+
+// The most of `total` items (rows, K columns) of `bytes_each` staged at once within `budget`: the
+// largest divisor of `total` that fits, so the items go in equal chunks (1 when none fits).
+uint32_t items_at_once(uint32_t total, uint64_t bytes_each, uint32_t budget);
+
 }  // namespace vkpolyfill::lowering::cooperative_matrix
