@@ -505,6 +505,11 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
 
     const std::vector<Vertex> vertex_data = vertices(patches, size, spec.topology);
     const VkBuffer vertex_buffer = host_buffer(vertex_data.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_data.data());
+    std::vector<uint32_t> index_data(vertex_data.size());
+    for (uint32_t i = 0; i < index_data.size(); ++i) index_data[i] = i;
+    const VkBuffer index_buffer =
+        spec.alternate_indexed ? host_buffer(index_data.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, index_data.data())
+                               : VK_NULL_HANDLE;
     std::vector<Image> colors;
     std::vector<Buffer> readbacks;
     for (VkFormat format : spec.colors) {
@@ -593,8 +598,10 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
         }
         vk.vkCmdPushConstants(cb, graphics_layout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &spec.first_attachment);
         vk.vkCmdBindVertexBuffers(cb, 0, 1, &vertex_buffer, &offset);
+        if (index_buffer) vk.vkCmdBindIndexBuffer(cb, index_buffer, 0, VK_INDEX_TYPE_UINT32);
         uint32_t first = 0;
-        for (uint32_t count : spec.patches_per_draw) {
+        for (size_t draw = 0; draw < spec.patches_per_draw.size(); ++draw) {
+            const uint32_t count = spec.patches_per_draw[draw];
             if (spec.barriers) {  // what the extension asks of non-coherent reads (VK-GL-CTS records the same)
                 VkMemoryBarrier2 memory[2] = {vku::InitStructHelper(), vku::InitStructHelper()};
                 memory[0].srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -608,7 +615,11 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
                 barrier(vk, cb, {}, std::span(memory, depth_stencil ? 2 : 1), VK_DEPENDENCY_BY_REGION_BIT);
             }
             const uint32_t per_patch = vertices_per_patch(spec.topology);
-            vk.vkCmdDraw(cb, per_patch * count, 1, per_patch * first, 0);
+            if (index_buffer && draw % 2 == 0) {
+                vk.vkCmdDrawIndexed(cb, per_patch * count, 1, per_patch * first, 0, 0);
+            } else {
+                vk.vkCmdDraw(cb, per_patch * count, 1, per_patch * first, 0);
+            }
             first += count;
         }
         cb = primary;

@@ -32,6 +32,9 @@ struct SceneSpec {
     // patch per draw (patches_per_draw all 1) with back faces culled: every triangle must keep its
     // winding, or it is culled.
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    // Every other draw (the first, the third, ...) vkCmdDrawIndexed over an index buffer 0, 1, 2, ...
+    // bound once, the others vkCmdDraw: the same vertices either way.
+    bool alternate_indexed = false;
     bool barriers = false;  // a by-region barrier before each draw (non-coherent reads)
     uint32_t size = kSize;  // framebuffer width and height, a multiple of kSize
     uint32_t frames = 1;    // render pass instances, each clearing and drawing the whole scene

@@ -37,6 +37,7 @@ struct ReadCase {
     std::vector<uint32_t> locations{};  // of the color attachments, when remapped (dynamic rendering local read)
     Recording recording = Recording::Primary;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;  // strips and fans: a patch per draw
+    bool alternate_indexed = false;  // every other draw indexed (SceneSpec)
 };
 
 std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
@@ -86,6 +87,13 @@ const std::vector<ReadCase> kColorCases = {
      VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN},
     {"ShaderObjectRgba16fTriangleStrips", "color_float", {VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, one_per_draw(6),
      false, VK_FORMAT_UNDEFINED, true, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP},
+    // Indexed draws between the others: indexed lists split too; indexed strips cannot be (reported,
+    // drawn whole), and each after a split non-indexed strip must find the application's index
+    // buffer bound again, not the layer's.
+    {"Rgba32fAlternatelyIndexedTriangleLists", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {2, 2, 2}, false,
+     VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true},
+    {"Rgba32fAlternatelyIndexedTriangleStrips", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT,
+     one_per_draw(6), false, VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, true},
 };
 
 const std::vector<ReadCase> kDepthStencilCases = {
@@ -152,13 +160,16 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
     // The draws the driver got, as the spy layer saw them: "<count> <instances>" each. With the layer's
     // tile_image_ordering=draw_splitting (vulkan.*@draw_splitting), a coherent case's draws reach it
     // split, a draw per triangle; otherwise (lavapipe orders them itself) as the renderer made them, a
-    // draw of the patches' vertices (six a patch in a list, four in a strip or fan).
+    // draw of the patches' vertices (six a patch in a list, four in a strip or fan), as do the indexed
+    // strips, which cannot be split.
     void expect_the_draws_the_ordering_asks_for(const ReadCase& c) const {
         const char* ordering = std::getenv("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING");
-        const bool split = ordering != nullptr && std::string_view(ordering) == "draw_splitting" && !c.non_coherent;
+        const bool splitting = ordering != nullptr && std::string_view(ordering) == "draw_splitting" && !c.non_coherent;
         std::vector<std::string> expected;
-        for (uint32_t patches : c.patches_per_draw) {
-            if (split) {
+        for (size_t draw = 0; draw < c.patches_per_draw.size(); ++draw) {
+            const uint32_t patches = c.patches_per_draw[draw];
+            const bool indexed_strip = c.alternate_indexed && draw % 2 == 0 && c.topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+            if (splitting && !indexed_strip) {
                 expected.insert(expected.end(), 2 * patches, "3 1");
             } else {
                 expected.push_back(std::format("{} 1", vertices_per_patch(c.topology) * patches));
@@ -186,6 +197,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         s.locations = c.locations;
         s.recording = c.recording;
         s.topology = c.topology;
+        s.alternate_indexed = c.alternate_indexed;
         return s;
     }
 
