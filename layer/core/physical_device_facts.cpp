@@ -24,6 +24,16 @@ void read_extensions(VkPhysicalDevice physical_device, const VkuInstanceDispatch
     facts.extensions.resize(count);
 }
 
+void read_cooperative_matrix_configurations(VkPhysicalDevice physical_device, const VkuInstanceDispatchTable& next,
+                                            PhysicalDeviceFacts& facts) {
+    const auto query = next.GetPhysicalDeviceCooperativeMatrixPropertiesKHR;
+    uint32_t count = 0;
+    if (!facts.khr_cooperative_matrix.cooperativeMatrix || !query || query(physical_device, &count, nullptr) != VK_SUCCESS) return;
+    facts.khr_cooperative_matrix_configurations.assign(count, vku::InitStruct<VkCooperativeMatrixPropertiesKHR>());
+    if (query(physical_device, &count, facts.khr_cooperative_matrix_configurations.data()) != VK_SUCCESS) count = 0;
+    facts.khr_cooperative_matrix_configurations.resize(count);
+}
+
 }  // namespace
 
 uint32_t PhysicalDeviceFacts::native_spec_version(std::string_view extension) const {
@@ -78,6 +88,8 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
     chain_if(descriptor_buffer, facts.descriptor_buffer_properties, head);
     VkPhysicalDeviceProperties2 properties = vku::InitStruct<VkPhysicalDeviceProperties2>(head);
     properties2(physical_device, &properties);
+
+    read_cooperative_matrix_configurations(physical_device, next, facts);
 
     // The chains pointed into this object's own members; a copy must not keep those pointers.
     for (VkBaseOutStructure* s : {reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan11),

@@ -32,6 +32,8 @@ struct PhysicalDeviceFacts {
     // The seed extensions' feature structs: all zero when the driver lacks the extension.
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr_cooperative_matrix{};
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV nv_cooperative_matrix2{};
+    // The driver's VK_KHR_cooperative_matrix configurations (empty without the feature).
+    std::vector<VkCooperativeMatrixPropertiesKHR> khr_cooperative_matrix_configurations;
     VkPhysicalDeviceShaderTileImageFeaturesEXT shader_tile_image{};
     VkPhysicalDeviceTensorFeaturesARM arm_tensors{};
 

@@ -27,6 +27,11 @@ enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 // shaderInputAttachmentArrayDynamicIndexing.
 enum class TileImageIndexing { Auto = 0, Constant = 1 };
 
+// Where VK_NV_cooperative_matrix2's workgroup-scope multiply-adds run on a driver with native
+// VK_KHR_cooperative_matrix (lowering::Target::matrix_units): where that is measured faster (so far on
+// no device: plain lowered code), or on the driver's units wherever its configurations fit.
+enum class MatrixUnits { Auto = 0, Native = 1 };
+
 // How coherent tile-image reads are ordered: by the device's rasterization-order attachment access
 // where it has it, else by splitting draws per primitive with by-region barriers; or always by
 // splitting.
@@ -40,6 +45,7 @@ struct Settings {
     std::string cache_dir;                      // on-disk cache of lowered modules, if set
     UniformLoads uniform_loads = UniformLoads::Auto;
     MatrixLayout matrix_layout = MatrixLayout::Auto;
+    MatrixUnits matrix_units = MatrixUnits::Auto;
     TileImageIndexing tile_image_indexing = TileImageIndexing::Auto;
     TileImageOrdering tile_image_ordering = TileImageOrdering::Auto;
 
@@ -53,6 +59,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
 const char* to_string(LogLevel level);
 const char* to_string(UniformLoads loads);
 const char* to_string(MatrixLayout layout);
+const char* to_string(MatrixUnits units);
 const char* to_string(TileImageIndexing indexing);
 const char* to_string(TileImageOrdering ordering);
 

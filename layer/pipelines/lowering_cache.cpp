@@ -85,6 +85,13 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
                            target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u}) {
         append_u32(out, field);
     }
+    append_u32(out, static_cast<uint32_t>(target.matrix_units.size()));
+    for (const lowering::CooperativeMatrixConfiguration& unit : target.matrix_units) {
+        for (uint32_t field : {unit.m, unit.n, unit.k, static_cast<uint32_t>(unit.a), static_cast<uint32_t>(unit.b),
+                               static_cast<uint32_t>(unit.c), static_cast<uint32_t>(unit.result), unit.saturating_accumulation ? 1u : 0u}) {
+            append_u32(out, field);
+        }
+    }
     key.hash = hash_of(std::span<const char>(out));
     return key;
 }

@@ -105,6 +105,36 @@ std::optional<std::vector<uint8_t>> spec_value_bytes(std::string_view text) {
     return std::nullopt;
 }
 
+// MxNxK:A,B,C,R with VkComponentTypeKHR's types by lowering::to_string's names (float16, float32, ...).
+bool parse_matrix_unit(std::string_view text, std::vector<lowering::CooperativeMatrixConfiguration>& units, std::string& error) {
+    lowering::CooperativeMatrixConfiguration unit{};
+    const auto fail = [&] {
+        error = std::format("--matrix-unit expects MxNxK:A,B,C,R (e.g. 16x16x16:float16,float16,float32,float32), not '{}'", text);
+        return false;
+    };
+    const size_t colon = text.find(':');
+    if (colon == std::string_view::npos) return fail();
+    std::string_view shape = text.substr(0, colon), types = text.substr(colon + 1);
+    for (uint32_t* size : {&unit.m, &unit.n, &unit.k}) {
+        const size_t end = std::min(shape.find('x'), shape.size());
+        if (!parse_number(shape.substr(0, end), *size) || *size == 0) return fail();
+        shape.remove_prefix(std::min(end + 1, shape.size()));
+    }
+    for (lowering::ComponentType* type : {&unit.a, &unit.b, &unit.c, &unit.result}) {
+        const size_t end = std::min(types.find(','), types.size());
+        bool known = false;
+        for (uint32_t t = 0; t <= static_cast<uint32_t>(lowering::ComponentType::UInt32) && !known; ++t) {
+            *type = static_cast<lowering::ComponentType>(t);
+            known = lowering::to_string(*type) == types.substr(0, end);
+        }
+        if (!known) return fail();
+        types.remove_prefix(std::min(end + 1, types.size()));
+    }
+    if (!shape.empty() || !types.empty()) return fail();
+    units.push_back(unit);
+    return true;
+}
+
 bool parse_spec_constant(std::string_view text, std::vector<lowering::SpecializationValue>& values, std::string& error) {
     const size_t equals = text.find('=');
     uint32_t id = 0;
@@ -159,6 +189,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     std::optional<uint32_t> subgroup_size, shared_memory, unroll_up_to;
     std::optional<bool> scalar_uniform_loads, distributed_matrices, subgroup_shuffles;
     std::optional<lowering::EmulatedSet> sets;
+    std::vector<lowering::CooperativeMatrixConfiguration> matrix_units;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto option = [&](std::string_view name) -> std::optional<std::string_view> {
@@ -214,6 +245,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             lowering::EmulatedSet value = 0;
             if (!parse_sets(*names, value, error)) return std::nullopt;
             sets = value;
+        } else if (auto unit = option("--matrix-unit")) {
+            if (!parse_matrix_unit(*unit, matrix_units, error)) return std::nullopt;
         } else if (auto spec = option("--spec-const")) {
             if (!parse_spec_constant(*spec, options.specialization, error)) return std::nullopt;
         } else if (!error.empty()) {
@@ -234,6 +267,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (subgroup_size) options.target.subgroup_size = *subgroup_size;
     if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
     if (unroll_up_to) options.target.unroll_up_to = *unroll_up_to;
+    options.target.matrix_units = std::move(matrix_units);
     if (scalar_uniform_loads) options.target.scalar_uniform_loads = *scalar_uniform_loads;
     if (subgroup_shuffles) options.target.subgroup_shuffles = *subgroup_shuffles;
     if (distributed_matrices) {
@@ -290,6 +324,11 @@ Options:
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With
                         them, subgroup-scope row reductions and accumulator-to-A conversions move
                         values between invocations without shared memory.
+  --matrix-unit MxNxK:A,B,C,R
+                        A subgroup-scope KHR cooperative-matrix configuration the device has
+                        natively (repeatable; types float16, float32, bfloat16, sint8, ...):
+                        workgroup-scope multiply-adds whose types it fits run on it, staged through
+                        shared memory, and the module keeps SPV_KHR_cooperative_matrix for them.
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:

@@ -3,6 +3,7 @@
 #include "emulated_sets.h"
 #include "ir/instruction.h"
 #include "ir/module.h"
+#include "vkpolyfill/lowering/cooperative_matrix.h"
 #include "vkpolyfill/lowering/lower.h"
 
 namespace vkpolyfill::lowering {
@@ -27,6 +28,12 @@ EmulatedSet scan_emulated_capabilities(std::span<const uint32_t> words) {
                 break;
             }
             offset += word_count;
+        }
+        // Workgroup-scope matrices with only SPV_KHR_cooperative_matrix declared (pass_runner.cpp).
+        const EmulatedSet khr = bit(Emulated::KhrCooperativeMatrix), nv2 = bit(Emulated::NvCooperativeMatrix2);
+        if ((found & (khr | nv2)) == khr) {
+            const std::optional<CooperativeMatrix2Use> use = cooperative_matrix2_use(words);
+            if (use && use->workgroup_scope) found |= nv2;
         }
         return found;
     } catch (...) {  // only decoding a long extension name allocates

@@ -62,4 +62,16 @@ const std::vector<CorpusModule>& corpus() {
     return modules;
 }
 
+Result lowered_corpus_module(const std::string& name, const std::vector<uint32_t>& constants, const Target& target) {
+    const auto module = std::find_if(corpus().begin(), corpus().end(), [&](const CorpusModule& m) { return m.name == name; });
+    EXPECT_NE(module, corpus().end()) << name;
+    if (module == corpus().end()) return {};
+    Options options;
+    for (uint32_t id = 0; id < constants.size(); ++id) {
+        const uint32_t v = constants[id];
+        options.specialization.push_back({id, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}});
+    }
+    return lower(module->words, target, options);
+}
+
 }  // namespace vkpolyfill::lowering::test

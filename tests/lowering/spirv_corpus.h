@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "vkpolyfill/lowering/lower.h"
+
 namespace vkpolyfill::lowering::test {
 
 struct CorpusModule {
@@ -18,5 +20,9 @@ struct CorpusModule {
 const std::vector<CorpusModule>& corpus();
 
 std::vector<uint32_t> read_spirv(const std::filesystem::path& path);
+
+// Corpus module `name` with specialization constants 0, 1, ... = `constants`, lowered for `target`
+// (a missing module fails the calling test).
+Result lowered_corpus_module(const std::string& name, const std::vector<uint32_t>& constants, const Target& target);
 
 }  // namespace vkpolyfill::lowering::test

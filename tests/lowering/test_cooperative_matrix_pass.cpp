@@ -126,19 +126,6 @@ TEST(CooperativeMatrixLaneLayout, ADistributedHoldsEachRowInOneRowLaneOfEachRepl
     EXPECT_EQ(cooperative_matrix::lane_layout(24, 16, Use::A, 16, true)->length, 24u * 16u);
 }
 
-// Corpus module `name` with specialization constants 0, 1, ... = `constants`, lowered for `target`.
-Result lowered_corpus_module(const std::string& name, const std::vector<uint32_t>& constants, const Target& target) {
-    const auto module = std::find_if(corpus().begin(), corpus().end(), [&](const CorpusModule& m) { return m.name == name; });
-    EXPECT_NE(module, corpus().end()) << name;
-    if (module == corpus().end()) return {};
-    Options options;
-    for (uint32_t id = 0; id < constants.size(); ++id) {
-        const uint32_t v = constants[id];
-        options.specialization.push_back({id, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}});
-    }
-    return lower(module->words, target, options);
-}
-
 // The OpControlBarrier count of corpus module `name` (its workgroup size specialization constant 0 =
 // `invocations`), lowered for subgroups of 8 with or without scalar uniform loads, for lavapipe or
 // (`simd_lanes` false) a GPU, checked valid.

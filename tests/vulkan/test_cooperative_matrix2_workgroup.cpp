@@ -12,6 +12,9 @@
 #include <cmath>
 #include <format>
 #include <map>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "coopmat_scalars.h"
 #include "coopmat2_target.h"
@@ -21,6 +24,7 @@
 #include "spy_records.h"
 #include "temp_dir.h"
 #include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
 #include "vulkan_context.h"
 
 namespace vkpolyfill::test {
@@ -75,7 +79,9 @@ std::vector<float> attention(const Inputs& in) {
 // and multiplied step by step from shared memory); LibraryDistributedInChunks: that, staged in chunks
 // of K as above. Layer: the layer's lowering
 // with its `uniform_loads` setting at auto; LayerScalarLoads, LayerPerInvocationLoads: set to scalar,
-// per_invocation.
+// per_invocation. LayerOnMatrixUnits: the layer emulating VK_NV_cooperative_matrix2 (force_emulation)
+// with its matrix_units setting at native, so that on a driver with cooperative matrices of its own
+// (lavapipe 26) the multiply-adds run on them (lowering::Target::matrix_units); elsewhere as Layer.
 enum class Lowering {
     Library,
     LibraryAsLoops,
@@ -85,7 +91,8 @@ enum class Lowering {
     LibraryDistributedInChunks,
     Layer,
     LayerScalarLoads,
-    LayerPerInvocationLoads
+    LayerPerInvocationLoads,
+    LayerOnMatrixUnits
 };
 
 bool by_the_layer(Lowering lowering) { return lowering >= Lowering::Layer; }
@@ -117,6 +124,9 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
                        const char* shader = "tests/coopmat2/workgroup_attention.comp") {
     const bool layer = by_the_layer(lowering);
     ScopedEnv uniform_loads("VK_POLYFILL_EXTENSIONS_UNIFORM_LOADS", uniform_loads_setting(lowering));
+    const bool on_units = lowering == Lowering::LayerOnMatrixUnits;
+    ScopedEnv matrix_units("VK_POLYFILL_EXTENSIONS_MATRIX_UNITS", on_units ? "native" : nullptr);
+    ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", on_units ? VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME : nullptr);
     Coopmat2ComputeFeatures coopmat(true);
     VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(layer ? coopmat.head() : nullptr);
     features11.storageBuffer16BitAccess = VK_TRUE;
@@ -228,11 +238,41 @@ TEST(CooperativeMatrix2WorkgroupSettings, UniformLoadsChooseHowTheLayerLowers) {
               lowered[lavapipe_before_26() ? Lowering::LayerPerInvocationLoads : Lowering::LayerScalarLoads]);
 }
 
+// Whether the default device's driver has VK_KHR_cooperative_matrix itself.
+bool driver_has_cooperative_matrices() {
+    Context context({.layer = false});
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(context.physical_device, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(context.physical_device, nullptr, &count, extensions.data());
+    return std::ranges::any_of(extensions, [](const VkExtensionProperties& e) {
+        return std::string_view(e.extensionName) == VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    });
+}
+
+// The matrix_units setting reaches the lowering (the results are checked by the suite above): on a
+// driver with cooperative matrices of its own, the GEMM tile's workgroup multiply-add becomes the
+// driver's subgroup-scope ones; at auto it stays plain code.
+TEST(CooperativeMatrix2WorkgroupSettings, MatrixUnitsMultiplyOnTheDriversCooperativeMatrices) {
+    if (!driver_has_cooperative_matrices()) GTEST_SKIP() << "the driver has no VK_KHR_cooperative_matrix";
+    for (Lowering lowering : {Lowering::LayerOnMatrixUnits, Lowering::Layer}) {
+        TempDir dumps;
+        ScopedEnv dump_dir("VK_POLYFILL_EXTENSIONS_DUMP_DIR", dumps.path().c_str());
+        ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
+        const Inputs in = make_inputs();
+        EXPECT_EQ(run(lowering, 0, in, kRows * kColumns), scores(in));
+        const auto files = dumps.files_ending_with(".lowered.spv");
+        ASSERT_EQ(files.size(), 1u);
+        const std::string text = lowering::disassemble(read_words(files[0]));
+        EXPECT_EQ(text.find("OpCooperativeMatrixMulAddKHR") != std::string::npos, lowering == Lowering::LayerOnMatrixUnits);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                          testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
                                          Lowering::LibraryStagedInChunks, Lowering::LibraryDistributed,
                                          Lowering::LibraryDistributedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
-                                         Lowering::LayerPerInvocationLoads),
+                                         Lowering::LayerPerInvocationLoads, Lowering::LayerOnMatrixUnits),
                          [](const testing::TestParamInfo<Lowering>& param) {
                              switch (param.param) {
                                  case Lowering::Library: return "ByTheLibrary";
@@ -244,6 +284,7 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                                  case Lowering::Layer: return "ByTheLayer";
                                  case Lowering::LayerScalarLoads: return "ByTheLayerWithScalarLoads";
                                  case Lowering::LayerPerInvocationLoads: return "ByTheLayerWithPerInvocationLoads";
+                                 case Lowering::LayerOnMatrixUnits: return "ByTheLayerOnMatrixUnits";
                              }
                              return "";
                          });

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "vkpolyfill/lowering/cooperative_matrix.h"
+
 namespace vkpolyfill::lowering {
 
 // Capabilities the library can emulate, each one pass. The layer sets `Target::native` from what the
@@ -83,6 +85,11 @@ struct Target {
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;
+    // The driver's own subgroup-scope KHR cooperative-matrix configurations that workgroup-scope
+    // multiply-adds (SPV_NV_cooperative_matrix2) run on: A, B and C staged through shared memory and
+    // multiplied tile by tile on the matrix units (passes/cooperative_matrix/matrix_units.h). Empty:
+    // they are lowered to plain code. The layer lists them only where the device runs them faster.
+    std::vector<CooperativeMatrixConfiguration> matrix_units;
     TileImageTarget tile_image{};
 };
 

@@ -114,6 +114,10 @@ class CooperativeMatrixPass final : public Pass {
         if (context.diagnostics.has_errors() || !scratch.finish()) return false;
         replace_types(state);
         remove_declarations(context.module);
+        if (state.uses_matrix_units()) {  // the driver's own, kept
+            context.module.add_capability(spv::CapabilityCooperativeMatrixKHR);
+            context.module.add_extension("SPV_KHR_cooperative_matrix");
+        }
         return true;
     }
 

@@ -36,9 +36,16 @@ struct LoweringState {
     uint32_t find_function(const std::vector<uint32_t>& key) const;
     void remember_function(std::vector<uint32_t> key, uint32_t function) { functions_.emplace(std::move(key), function); }
 
+    // A subgroup-scope OpTypeCooperativeMatrixKHR that stays in the output, for the driver's matrix
+    // units (matrix_units.h): declared under an id of its own, never one of the module's matrix types
+    // (those become arrays), and the module then keeps SPV_KHR_cooperative_matrix.
+    uint32_t unit_matrix_type(uint32_t component_type, uint32_t rows, uint32_t columns, Use use);
+    bool uses_matrix_units() const { return !unit_types_.empty(); }
+
   private:
     std::map<uint32_t, uint32_t> builtins_;  // built-in -> its Input variable
     std::map<std::vector<uint32_t>, uint32_t> functions_;
+    std::map<std::vector<uint32_t>, uint32_t> unit_types_;  // component, rows, columns, use -> type
 };
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

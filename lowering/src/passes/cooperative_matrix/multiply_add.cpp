@@ -9,6 +9,7 @@
 #include "ir/function_builder.h"
 #include "ir/instruction_text.h"
 #include "passes/cooperative_matrix/element_loop.h"
+#include "passes/cooperative_matrix/matrix_units.h"
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/relayout.h"
 
@@ -102,6 +103,8 @@ class MultiplyAdd {
     // of A and columns of B it needs: A and B already hold them when they take the accumulator's
     // bands (matrix_types.h); otherwise they are staged through the workgroup's shared memory.
     uint32_t workgroup_function() {
+        const MultiplyAddOperands operands{*a_, *b_, *c_, *r_, mask_};
+        if (const auto unit = matrix_unit_for(state_, operands)) return multiply_add_on_units(state_, scratch_, operands, *unit);
         const WorkgroupLayout& spread = c_->spread;
         const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
         const bool banded = a_->spread == spread && b_->spread == spread;

@@ -1,0 +1,37 @@
+// Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) on the driver's own subgroup-scope KHR
+// cooperative matrices (Target::matrix_units), so that GPUs with matrix units but without coopmat2
+// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them. The operands keep the lowered layouts
+// (matrix_types.h) everywhere else; for the multiply-add, A, B and C are written to shared memory
+// row-major, each subgroup then loads the driver's tiles of its share of the result, multiplies
+// them along K and stores them back, and every invocation reads the elements of the result it
+// holds. The product, M N K multiply-adds, runs on the units; the staging moves M K + K N + 2 M N
+// elements through shared memory, as the plain staged multiply-add moves M K + K N.
+#pragma once
+
+#include <optional>
+
+#include "ir/function_builder.h"
+#include "passes/cooperative_matrix/lowering_state.h"
+#include "passes/cooperative_matrix/scratch.h"
+
+namespace vkpolyfill::lowering::cooperative_matrix {
+
+struct MultiplyAddOperands {
+    const MatrixType& a;
+    const MatrixType& b;
+    const MatrixType& c;
+    const MatrixType& result;
+    uint32_t operands_mask;  // the instruction's Cooperative Matrix Operands
+};
+
+// The driver's configuration the multiply-add runs on: the largest tile whose component types
+// (signedness as the operands say) and saturation are the instruction's and that divides M, N and
+// K, where A, B and C fit the staging budget at least a tile of K at a time. nullopt: none, and the
+// multiply-add is lowered to plain code.
+std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& operands);
+
+// The function (A, B, C arrays -> result array) that runs the multiply-add on `unit`.
+uint32_t multiply_add_on_units(LoweringState& state, Scratch& scratch, const MultiplyAddOperands& operands,
+                               const CooperativeMatrixConfiguration& unit);
+
+}  // namespace vkpolyfill::lowering::cooperative_matrix

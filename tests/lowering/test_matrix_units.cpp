@@ -1,0 +1,130 @@
+// Workgroup-scope multiply-adds on the driver's own cooperative matrices (Target::matrix_units): the
+// tile the lowering picks, the output keeping SPV_KHR_cooperative_matrix for subgroup-scope tiles only
+// and passing spirv-val, and plain code where no unit fits. And a module whose workgroup-scope matrices
+// come with only SPV_KHR_cooperative_matrix declared counts as using SPV_NV_cooperative_matrix2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <spirv/unified1/spirv.hpp>
+#include <sstream>
+#include <string>
+
+#include "coopmat_target.h"
+#include "diagnostic_text.h"
+#include "spirv_corpus.h"
+#include "spirv_facts.h"
+#include "vkpolyfill/lowering/cooperative_matrix.h"
+#include "vkpolyfill/lowering/lower.h"
+#include "vkpolyfill/lowering/validate.h"
+
+namespace vkpolyfill::lowering::test {
+namespace {
+
+constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
+using CT = ComponentType;
+
+CooperativeMatrixConfiguration unit(uint32_t m, uint32_t n, uint32_t k, CT accumulator = CT::Float32) {
+    return {m, n, k, CT::Float16, CT::Float16, accumulator, accumulator, false};
+}
+
+// A GPU with KHR cooperative matrices of its own (not emulated) and `units`.
+Target gpu_with_units(uint32_t subgroup_size, std::vector<CooperativeMatrixConfiguration> units) {
+    Target target = emulating_coopmat(subgroup_size);
+    target.emulate &= ~bit(Emulated::KhrCooperativeMatrix);
+    target.native = bit(Emulated::KhrCooperativeMatrix);
+    target.distributed_matrices = target.subgroup_shuffles = true;
+    target.max_shared_memory_bytes = 65536;
+    target.matrix_units = std::move(units);
+    return target;
+}
+
+// The cooperative-matrix types left in a module, "RxC scope" each (scope 3 is Subgroup).
+std::multiset<std::string> matrix_types(const std::vector<uint32_t>& words) {
+    std::multiset<std::string> types;
+    std::istringstream lines(disassemble(words));
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream fields(line);
+        std::string id, equals, opcode, component, scope, rows, columns;
+        fields >> id >> equals >> opcode >> component >> scope >> rows >> columns;
+        if (opcode == "OpTypeCooperativeMatrixKHR") types.insert(rows.substr(6) + "x" + columns.substr(6) + " " + scope);
+    }
+    return types;
+}
+
+// gemm_coopmat2.comp (shaders/bench): 128 invocations, 64x64 of C, K steps of 32, for subgroups of 32.
+Result lowered_gemm(const Target& target) { return lowered_corpus_module("gemm_coopmat2.comp.spv", {128, 32, 128, 64, 64, 32}, target); }
+
+TEST(MatrixUnits, WorkgroupMultiplyAddsRunOnTheLargestTileThatFits) {
+    const Result result = lowered_gemm(gpu_with_units(32, {unit(8, 8, 8), unit(16, 16, 16, CT::Float16), unit(16, 16, 16), unit(16, 16, 48)}));
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    EXPECT_TRUE(facts.capabilities.contains(spv::CapabilityCooperativeMatrixKHR));
+    EXPECT_TRUE(facts.extensions.contains("SPV_KHR_cooperative_matrix"));
+    EXPECT_FALSE(facts.extensions.contains("SPV_NV_cooperative_matrix2"));
+    EXPECT_EQ(facts.count(spv::OpCooperativeMatrixMulAddKHR), 1u);
+    // A, B and the f32 accumulator at 16x16x16 (16x16x48 does not divide K = 32; f16 sums differ).
+    EXPECT_EQ(matrix_types(result.words), (std::multiset<std::string>{"16x16 %uint_3", "16x16 %uint_3", "16x16 %uint_3"}));
+}
+
+TEST(MatrixUnits, MultiplyAddsNoUnitFitsAreLoweredToPlainCode) {
+    const auto plain = [](const Target& target) {
+        const Result result = lowered_gemm(target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return matrix_types(result.words).empty() && scan_emulated_capabilities(result.words) == 0;
+    };
+    EXPECT_FALSE(plain(gpu_with_units(32, {unit(16, 16, 16)})));
+    EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16, CT::Float16)}))) << "the accumulator's type differs";
+    EXPECT_TRUE(plain(gpu_with_units(32, {unit(48, 16, 16), unit(16, 16, 64)}))) << "no tile divides 64x64x32";
+    Target small = gpu_with_units(32, {unit(16, 16, 16)});
+    small.reserved_shared_memory_bytes = 16384;  // C alone (64x64 f32) takes all of it
+    EXPECT_TRUE(plain(small)) << "C and a tile of K must fit the staging budget";
+}
+
+// Every cooperative-matrix module of the corpus, on lavapipe 26's configurations at its 8 lanes and on a
+// 32-wide GPU's: lowered to valid SPIR-V (or reported, for a workgroup narrower than a subgroup).
+TEST(MatrixUnits, EveryCoopmatModuleLowersToValidSpirvWithUnits) {
+    size_t on_units = 0;
+    for (const CorpusModule& module : corpus()) {
+        if (!(scan_emulated_capabilities(module.words) & bit(Emulated::NvCooperativeMatrix2))) continue;
+        for (uint32_t subgroup_size : {8u, 32u}) {
+            SCOPED_TRACE(module.name + " at subgroup size " + std::to_string(subgroup_size));
+            const Result result = lower(module.words, gpu_with_units(subgroup_size, {unit(8, 8, 8), unit(16, 16, 16), unit(16, 16, 16, CT::Float16)}), {});
+            if (!result.ok && messages(result).find("is not whole subgroups of") != std::string::npos) continue;
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            for (const std::string& type : matrix_types(result.words)) EXPECT_TRUE(type.ends_with("%uint_3")) << type;
+            on_units += read_facts(result.words).count(spv::OpCooperativeMatrixMulAddKHR) != 0;
+        }
+    }
+    EXPECT_GE(on_units, 4u) << "few modules multiplied on the units";
+}
+
+// glslang declares only SPV_KHR_cooperative_matrix for a GL_NV_cooperative_matrix2 shader whose only
+// use of it is workgroup scope (gemm_coopmat2.comp): on a device with KHR cooperative matrices of its
+// own, the module must still be lowered, not handed to a driver that has no workgroup scope.
+TEST(CooperativeMatrix2Scope, WorkgroupScopeDeclaredOnlyAsKhrCountsAsNv2) {
+    const auto& modules = corpus();
+    const auto gemm = std::ranges::find_if(modules, [](const CorpusModule& m) { return m.name == "gemm_coopmat2.comp.spv"; });
+    const auto khr = std::ranges::find_if(modules, [](const CorpusModule& m) { return m.name == "coopmat_khr.comp.spv"; });
+    ASSERT_NE(gemm, modules.end());
+    ASSERT_NE(khr, modules.end());
+    EXPECT_FALSE(read_facts(gemm->words).extensions.contains("SPV_NV_cooperative_matrix2")) << "the case this test is about";
+    EXPECT_TRUE(scan_emulated_capabilities(gemm->words) & bit(Emulated::NvCooperativeMatrix2));
+    EXPECT_FALSE(scan_emulated_capabilities(khr->words) & bit(Emulated::NvCooperativeMatrix2));
+
+    const Target target = gpu_with_units(32, {});
+    const Result lowered = lowered_gemm(target);
+    ASSERT_TRUE(lowered.ok) << messages(lowered);
+    EXPECT_TRUE(lowered.changed);
+    EXPECT_TRUE(matrix_types(lowered.words).empty());
+    EXPECT_EQ(validate(lowered.words, kVulkan13), "");
+    const Result kept = lower(khr->words, target, {});
+    ASSERT_TRUE(kept.ok) << messages(kept);
+    EXPECT_FALSE(kept.changed) << "subgroup-scope KHR matrices are the driver's";
+}
+
+}  // namespace
+}  // namespace vkpolyfill::lowering::test
