@@ -2,7 +2,7 @@
 
 #include "tile_image/capability_ext_shader_tile_image.h"
 #include "cooperative_matrix/capability_nv_cooperative_matrix2.h"
-#include "cooperative_matrix/matrix_units.h"
+#include "cooperative_matrix/native_matrices.h"
 
 namespace vkpolyfill {
 namespace {
@@ -62,7 +62,10 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
-    if (enabled & lowering::bit(lowering::Emulated::NvCooperativeMatrix2)) target.matrix_units = matrix_units(record.facts, settings, *create_info);
+    if (!(enabled & lowering::bit(lowering::Emulated::KhrCooperativeMatrix))) {
+        target.native_matrices = native_matrices(record.facts, *create_info);
+        target.multiply_on_native_matrices = settings.matrix_units == MatrixUnits::Native;
+    }
     target.tile_image = tile_image_target(record.facts);
     if (settings.tile_image_indexing == TileImageIndexing::Constant) target.tile_image.dynamic_indexing = false;
     return std::make_unique<DeviceShaders>(record, target, subgroup_control(record.facts, create_info),

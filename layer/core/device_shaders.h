@@ -29,8 +29,15 @@ struct DeviceShaders {
     LoweringCache cache;
 
     // Whether code uses a capability the layer emulates on this device, in a way the driver cannot run.
+    // A module that declares only SPV_KHR_cooperative_matrix, on a driver that runs that itself, may
+    // use VK_NV_cooperative_matrix2's matrices all the same: the lowering finds out with the
+    // pipeline's specialization (lowering::Target::native_matrices) and leaves it as it is otherwise.
     bool needs_lowering(std::span<const uint32_t> code) const {
-        const lowering::EmulatedSet emulated = lowering::scan_emulated_capabilities(code) & target.emulate;
+        lowering::EmulatedSet used = lowering::scan_emulated_capabilities(code);
+        if ((used & lowering::bit(lowering::Emulated::KhrCooperativeMatrix)) && !target.native_matrices.empty()) {
+            used |= lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
+        }
+        const lowering::EmulatedSet emulated = used & target.emulate;
         return emulated != 0 && (emulated & ~record.run_by_driver(code, emulated)) != 0;
     }
 };

@@ -28,7 +28,7 @@ enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 enum class TileImageIndexing { Auto = 0, Constant = 1 };
 
 // Where VK_NV_cooperative_matrix2's workgroup-scope multiply-adds run on a driver with native
-// VK_KHR_cooperative_matrix (lowering::Target::matrix_units): where that is measured faster (so far on
+// VK_KHR_cooperative_matrix (lowering::Target::multiply_on_native_matrices): where that is measured faster (so far on
 // no device: plain lowered code), or on the driver's units wherever its configurations fit.
 enum class MatrixUnits { Auto = 0, Native = 1 };
 

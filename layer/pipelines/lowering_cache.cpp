@@ -85,8 +85,9 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
                            target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u}) {
         append_u32(out, field);
     }
-    append_u32(out, static_cast<uint32_t>(target.matrix_units.size()));
-    for (const lowering::CooperativeMatrixConfiguration& unit : target.matrix_units) {
+    append_u32(out, target.multiply_on_native_matrices ? 1u : 0u);
+    append_u32(out, static_cast<uint32_t>(target.native_matrices.size()));
+    for (const lowering::CooperativeMatrixConfiguration& unit : target.native_matrices) {
         for (uint32_t field : {unit.m, unit.n, unit.k, static_cast<uint32_t>(unit.a), static_cast<uint32_t>(unit.b),
                                static_cast<uint32_t>(unit.c), static_cast<uint32_t>(unit.result), unit.saturating_accumulation ? 1u : 0u}) {
             append_u32(out, field);

@@ -106,10 +106,10 @@ std::optional<std::vector<uint8_t>> spec_value_bytes(std::string_view text) {
 }
 
 // MxNxK:A,B,C,R with VkComponentTypeKHR's types by lowering::to_string's names (float16, float32, ...).
-bool parse_matrix_unit(std::string_view text, std::vector<lowering::CooperativeMatrixConfiguration>& units, std::string& error) {
+bool parse_native_matrix(std::string_view text, std::vector<lowering::CooperativeMatrixConfiguration>& units, std::string& error) {
     lowering::CooperativeMatrixConfiguration unit{};
     const auto fail = [&] {
-        error = std::format("--matrix-unit expects MxNxK:A,B,C,R (e.g. 16x16x16:float16,float16,float32,float32), not '{}'", text);
+        error = std::format("--native-matrix expects MxNxK:A,B,C,R (e.g. 16x16x16:float16,float16,float32,float32), not '{}'", text);
         return false;
     };
     const size_t colon = text.find(':');
@@ -189,7 +189,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     std::optional<uint32_t> subgroup_size, shared_memory, unroll_up_to;
     std::optional<bool> scalar_uniform_loads, distributed_matrices, subgroup_shuffles;
     std::optional<lowering::EmulatedSet> sets;
-    std::vector<lowering::CooperativeMatrixConfiguration> matrix_units;
+    std::vector<lowering::CooperativeMatrixConfiguration> native_matrices;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto option = [&](std::string_view name) -> std::optional<std::string_view> {
@@ -245,8 +245,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             lowering::EmulatedSet value = 0;
             if (!parse_sets(*names, value, error)) return std::nullopt;
             sets = value;
-        } else if (auto unit = option("--matrix-unit")) {
-            if (!parse_matrix_unit(*unit, matrix_units, error)) return std::nullopt;
+        } else if (auto configuration = option("--native-matrix")) {
+            if (!parse_native_matrix(*configuration, native_matrices, error)) return std::nullopt;
+        } else if (arg == "--multiply-on-native") {
+            options.target.multiply_on_native_matrices = true;
         } else if (auto spec = option("--spec-const")) {
             if (!parse_spec_constant(*spec, options.specialization, error)) return std::nullopt;
         } else if (!error.empty()) {
@@ -267,7 +269,6 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
     if (subgroup_size) options.target.subgroup_size = *subgroup_size;
     if (shared_memory) options.target.max_shared_memory_bytes = *shared_memory;
     if (unroll_up_to) options.target.unroll_up_to = *unroll_up_to;
-    options.target.matrix_units = std::move(matrix_units);
     if (scalar_uniform_loads) options.target.scalar_uniform_loads = *scalar_uniform_loads;
     if (subgroup_shuffles) options.target.subgroup_shuffles = *subgroup_shuffles;
     if (distributed_matrices) {
@@ -276,6 +277,11 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
         if (!subgroup_shuffles) options.target.subgroup_shuffles |= *distributed_matrices;
     }
     if (sets) options.target.emulate = *sets;
+    if (!native_matrices.empty()) {  // the device's own KHR cooperative matrices: not lowered as such
+        options.target.native_matrices = std::move(native_matrices);
+        options.target.native |= lowering::bit(lowering::Emulated::KhrCooperativeMatrix);
+        options.target.emulate &= ~lowering::bit(lowering::Emulated::KhrCooperativeMatrix);
+    }
     if (options.input.empty()) {
         error = "no input file (give a .spv file, or - for standard input)";
     } else if (options.output.empty()) {
@@ -324,11 +330,15 @@ Options:
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With
                         them, subgroup-scope row reductions and accumulator-to-A conversions move
                         values between invocations without shared memory.
-  --matrix-unit MxNxK:A,B,C,R
-                        A subgroup-scope KHR cooperative-matrix configuration the device has
-                        natively (repeatable; types float16, float32, bfloat16, sint8, ...):
-                        workgroup-scope multiply-adds whose types it fits run on it, staged through
-                        shared memory, and the module keeps SPV_KHR_cooperative_matrix for them.
+  --native-matrix MxNxK:A,B,C,R
+                        A subgroup-scope KHR cooperative-matrix configuration the device has itself
+                        (repeatable; types float16, float32, bfloat16, sint8, ...). With any, the
+                        device runs SPV_KHR_cooperative_matrix: a module declaring only that is
+                        lowered only where it uses coopmat2 (workgroup scope, or a matrix none of
+                        these configurations offers) and SPV_NV_cooperative_matrix2 is lowered.
+  --multiply-on-native  Workgroup-scope multiply-adds whose types a --native-matrix configuration fits
+                        run on it, staged through shared memory; the module keeps
+                        SPV_KHR_cooperative_matrix for them.
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:

@@ -4,6 +4,7 @@
 #include <format>
 #include <spirv/unified1/spirv.hpp>
 
+#include "implicit_cooperative_matrix2.h"
 #include "ir/instruction_text.h"
 #include "passes/pass.h"
 
@@ -24,17 +25,6 @@ std::string declaration_text(const ir::Instruction& instruction) {
     return std::format("extension {}", ir::decode_literal_string(instruction.operand_words()));
 }
 
-// Whether a cooperative-matrix type has a scope other than a Subgroup constant (Workgroup, or a
-// specialization constant that may be Workgroup).
-bool has_workgroup_scope_matrices(const ir::Module& module) {
-    for (const auto& instruction : module.types_values_constants) {
-        if (instruction->opcode() != spv::OpTypeCooperativeMatrixKHR) continue;
-        const ir::Instruction* scope = module.find_definition(instruction->word(3));
-        if (!scope || scope->opcode() != spv::OpConstant || scope->word(3) != spv::ScopeSubgroup) return true;
-    }
-    return false;
-}
-
 void report(Diagnostics& diagnostics, const ir::Module& module, std::string message, const ir::Instruction& at) {
     diagnostics.error(std::move(message), at.source_offset(), ir::instruction_text(at.words(), module));
 }
@@ -53,21 +43,22 @@ std::vector<DeclaredSet> declared_sets(const ir::Module& module, std::span<const
             seen |= found;
         }
     }
-    // Workgroup-scope matrices are SPV_NV_cooperative_matrix2's (VK_NV_cooperative_matrix2's
-    // cooperativeMatrixWorkgroupScope) even where the module declares only SPV_KHR_cooperative_matrix,
-    // as glslang writes a GL_NV_cooperative_matrix2 shader that uses nothing else of it.
-    const auto khr = std::ranges::find_if(declared, [](const DeclaredSet& d) { return d.set->set == Emulated::KhrCooperativeMatrix; });
-    const auto nv2 = std::ranges::find_if(sets, [](const EmulatedSetInfo& info) { return info.set == Emulated::NvCooperativeMatrix2; });
-    if (khr != declared.end() && nv2 != sets.end() && !(seen & bit(Emulated::NvCooperativeMatrix2)) && has_workgroup_scope_matrices(module)) {
-        declared.push_back({&*nv2, khr->declaration});
-    }
     return declared;
 }
 
 bool run_emulation_passes(ir::Module& module, const Target& target, std::span<const SpecializationValue> specialization,
                           std::span<const EmulatedSetInfo> sets, Diagnostics& diagnostics) {
+    std::vector<DeclaredSet> used = declared_sets(module, sets);
+    // SPV_NV_cooperative_matrix2 used with only SPV_KHR_cooperative_matrix declared: lowered as the former.
+    const auto khr = std::ranges::find_if(used, [](const DeclaredSet& d) { return d.set->set == Emulated::KhrCooperativeMatrix; });
+    const auto nv2 = std::ranges::find_if(sets, [](const EmulatedSetInfo& info) { return info.set == Emulated::NvCooperativeMatrix2; });
+    if (khr != used.end() && nv2 != sets.end() &&
+        std::ranges::none_of(used, [](const DeclaredSet& d) { return d.set->set == Emulated::NvCooperativeMatrix2; }) &&
+        uses_cooperative_matrix2_implicitly(module, target, specialization)) {
+        used.push_back({&*nv2, khr->declaration});
+    }
     std::vector<const EmulatedSetInfo*> to_lower;
-    for (const DeclaredSet& declared : declared_sets(module, sets)) {
+    for (const DeclaredSet& declared : used) {
         if (!(target.emulate & bit(declared.set->set))) continue;  // the driver has it: leave it alone
         if (!declared.set->make_pass) {
             report(diagnostics, module,
@@ -89,8 +80,6 @@ bool run_emulation_passes(ir::Module& module, const Target& target, std::span<co
         if (diagnostics.has_errors()) return changed;
     }
     for (const DeclaredSet& left : declared_sets(module, sets)) {
-        // Multiply-adds on the driver's matrix units keep its SPV_KHR_cooperative_matrix (Target::matrix_units).
-        if (left.set->set == Emulated::KhrCooperativeMatrix && !target.matrix_units.empty()) continue;
         if (std::ranges::find(to_lower, left.set) != to_lower.end()) {
             report(diagnostics, module, std::format("{} is still declared after its pass ran", left.set->name),
                    *left.declaration);

@@ -1,7 +1,8 @@
-// Workgroup-scope multiply-adds on the driver's own cooperative matrices (Target::matrix_units): the
-// tile the lowering picks, the output keeping SPV_KHR_cooperative_matrix for subgroup-scope tiles only
-// and passing spirv-val, and plain code where no unit fits. And a module whose workgroup-scope matrices
-// come with only SPV_KHR_cooperative_matrix declared counts as using SPV_NV_cooperative_matrix2.
+// Workgroup-scope multiply-adds on the driver's own cooperative matrices (Target::native_matrices,
+// multiply_on_native_matrices): the tile the lowering picks, the output keeping
+// SPV_KHR_cooperative_matrix for subgroup-scope tiles only and passing spirv-val, and plain code where
+// no unit fits. And modules that use SPV_NV_cooperative_matrix2's matrices (workgroup scope, shapes the
+// driver does not offer) with only SPV_KHR_cooperative_matrix declared are lowered as such.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include <spirv/unified1/spirv.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <format>
 
 #include "coopmat_target.h"
 #include "diagnostic_text.h"
@@ -28,14 +31,16 @@ CooperativeMatrixConfiguration unit(uint32_t m, uint32_t n, uint32_t k, CT accum
     return {m, n, k, CT::Float16, CT::Float16, accumulator, accumulator, false};
 }
 
-// A GPU with KHR cooperative matrices of its own (not emulated) and `units`.
-Target gpu_with_units(uint32_t subgroup_size, std::vector<CooperativeMatrixConfiguration> units) {
+// A GPU with KHR cooperative matrices of its own (not emulated) in configurations `units`, on which
+// workgroup multiply-adds run (`multiply`).
+Target gpu_with_units(uint32_t subgroup_size, std::vector<CooperativeMatrixConfiguration> units, bool multiply = true) {
     Target target = emulating_coopmat(subgroup_size);
     target.emulate &= ~bit(Emulated::KhrCooperativeMatrix);
     target.native = bit(Emulated::KhrCooperativeMatrix);
     target.distributed_matrices = target.subgroup_shuffles = true;
     target.max_shared_memory_bytes = 65536;
-    target.matrix_units = std::move(units);
+    target.native_matrices = std::move(units);
+    target.multiply_on_native_matrices = multiply;
     return target;
 }
 
@@ -76,6 +81,7 @@ TEST(MatrixUnits, MultiplyAddsNoUnitFitsAreLoweredToPlainCode) {
         return matrix_types(result.words).empty() && scan_emulated_capabilities(result.words) == 0;
     };
     EXPECT_FALSE(plain(gpu_with_units(32, {unit(16, 16, 16)})));
+    EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16)}, false))) << "multiplying on them not asked for";
     EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16, CT::Float16)}))) << "the accumulator's type differs";
     EXPECT_TRUE(plain(gpu_with_units(32, {unit(48, 16, 16), unit(16, 16, 64)}))) << "no tile divides 64x64x32";
     Target small = gpu_with_units(32, {unit(16, 16, 16)});
@@ -115,7 +121,7 @@ TEST(CooperativeMatrix2Scope, WorkgroupScopeDeclaredOnlyAsKhrCountsAsNv2) {
     EXPECT_TRUE(scan_emulated_capabilities(gemm->words) & bit(Emulated::NvCooperativeMatrix2));
     EXPECT_FALSE(scan_emulated_capabilities(khr->words) & bit(Emulated::NvCooperativeMatrix2));
 
-    const Target target = gpu_with_units(32, {});
+    const Target target = gpu_with_units(32, {unit(16, 16, 16)}, false);
     const Result lowered = lowered_gemm(target);
     ASSERT_TRUE(lowered.ok) << messages(lowered);
     EXPECT_TRUE(lowered.changed);
@@ -124,6 +130,30 @@ TEST(CooperativeMatrix2Scope, WorkgroupScopeDeclaredOnlyAsKhrCountsAsNv2) {
     const Result kept = lower(khr->words, target, {});
     ASSERT_TRUE(kept.ok) << messages(kept);
     EXPECT_FALSE(kept.changed) << "subgroup-scope KHR matrices are the driver's";
+}
+
+// gemm_coopmat.comp (shaders/bench) declares only SPV_KHR_cooperative_matrix and takes its shape from
+// specialization constants: at a shape the driver offers it is the driver's; at one it does not (a
+// coopmat2 flexible dimension, 32x32x16) it is lowered, as NAK crashed on it and RADV miscompiles it.
+TEST(CooperativeMatrix2Scope, ShapesTheDriverDoesNotOfferCountAsNv2) {
+    const Target target = gpu_with_units(32, {unit(16, 16, 16), unit(16, 8, 16)}, false);
+    const auto gemm = [&](uint32_t tm, uint32_t tn, uint32_t tk) {
+        return lowered_corpus_module("gemm_coopmat.comp.spv", {128, 32, tm, tn, tk, 1, 1, 2, 2, 32}, target);
+    };
+    for (auto [tm, tn, tk, lowered] : {std::tuple{16u, 16u, 16u, false}, {16u, 8u, 16u, false}, {32u, 32u, 16u, true},
+                                        {16u, 16u, 32u, true}, {8u, 8u, 8u, true}}) {
+        SCOPED_TRACE(std::format("{}x{}x{}", tm, tn, tk));
+        const Result result = gemm(tm, tn, tk);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(result.changed, lowered);
+        if (lowered) {
+            EXPECT_TRUE(matrix_types(result.words).empty());
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+        }
+    }
+    Target lowering_khr = target;  // where the KHR extension is emulated too, its own pass lowers every shape
+    lowering_khr.emulate |= bit(Emulated::KhrCooperativeMatrix);
+    EXPECT_TRUE(lowered_corpus_module("gemm_coopmat.comp.spv", {128, 32, 16, 16, 16, 1, 1, 2, 2, 32}, lowering_khr).changed);
 }
 
 }  // namespace

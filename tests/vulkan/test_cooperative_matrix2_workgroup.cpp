@@ -81,7 +81,7 @@ std::vector<float> attention(const Inputs& in) {
 // with its `uniform_loads` setting at auto; LayerScalarLoads, LayerPerInvocationLoads: set to scalar,
 // per_invocation. LayerOnMatrixUnits: the layer emulating VK_NV_cooperative_matrix2 (force_emulation)
 // with its matrix_units setting at native, so that on a driver with cooperative matrices of its own
-// (lavapipe 26) the multiply-adds run on them (lowering::Target::matrix_units); elsewhere as Layer.
+// (lavapipe 26) the multiply-adds run on them (lowering::Target::multiply_on_native_matrices); elsewhere as Layer.
 enum class Lowering {
     Library,
     LibraryAsLoops,

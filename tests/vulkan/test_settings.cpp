@@ -34,17 +34,20 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
     const VkBool32 off = VK_FALSE;
     const char* per_invocation = "per_invocation";
     const char* distributed = "distributed";
+    const char* native = "native";
     const char* constant = "constant";
     const char* draw_splitting = "draw_splitting";
     const VkLayerSettingEXT settings[] = {string_setting("log_level", &debug),
                                           {kLayerName, "validate_output", VK_LAYER_SETTING_TYPE_BOOL32_EXT, 1, &off},
                                           string_setting("uniform_loads", &per_invocation),
                                           string_setting("matrix_layout", &distributed),
+                                          string_setting("matrix_units", &native),
                                           string_setting("tile_image_indexing", &constant),
                                           string_setting("tile_image_ordering", &draw_splitting)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=debug validate_output=false"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed tile_image_indexing=constant "
+    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed matrix_units=native "
+                                                    "tile_image_indexing=constant "
                                                     "tile_image_ordering=draw_splitting"),
               1u)
         << messages.dump();

@@ -85,11 +85,16 @@ struct Target {
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;
-    // The driver's own subgroup-scope KHR cooperative-matrix configurations that workgroup-scope
-    // multiply-adds (SPV_NV_cooperative_matrix2) run on: A, B and C staged through shared memory and
-    // multiplied tile by tile on the matrix units (passes/cooperative_matrix/matrix_units.h). Empty:
-    // they are lowered to plain code. The layer lists them only where the device runs them faster.
-    std::vector<CooperativeMatrixConfiguration> matrix_units;
+    // The driver's own subgroup-scope KHR cooperative-matrix configurations, where it runs the module's
+    // SPV_KHR_cooperative_matrix itself (not in `emulate`). A module that declares only that extension
+    // but has a matrix type none of them offers (coopmat2's flexible dimensions, often shaped by
+    // specialization constants) is lowered as SPV_NV_cooperative_matrix2 where that is emulated, rather
+    // than handed to a driver that lacks the shape (pass_runner.cpp).
+    std::vector<CooperativeMatrixConfiguration> native_matrices;
+    // Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) run on native_matrices: A, B and C
+    // staged through shared memory and multiplied tile by tile on the driver's units
+    // (passes/cooperative_matrix/matrix_units.h). false: lowered to plain code.
+    bool multiply_on_native_matrices = false;
     TileImageTarget tile_image{};
 };
 

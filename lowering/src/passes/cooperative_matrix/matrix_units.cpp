@@ -168,7 +168,7 @@ class UnitMultiplyAdd {
 
 std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& o) {
     const Target& target = state.context.target;
-    if (!o.c.workgroup || target.matrix_units.empty() || o.c.component.type != o.result.component.type) return std::nullopt;
+    if (!o.c.workgroup || !target.multiply_on_native_matrices || o.c.component.type != o.result.component.type) return std::nullopt;
     const uint32_t mask = o.operands_mask;
     const auto a = component_type(state, o.a.component, has(mask, spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask));
     const auto b = component_type(state, o.b.component, has(mask, spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask));
@@ -177,7 +177,7 @@ std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& sta
     const bool saturating = has(mask, spv::CooperativeMatrixOperandsSaturatingAccumulationKHRMask);
     const uint32_t m = o.a.rows, k = o.a.columns, n = o.b.columns;
     std::optional<CooperativeMatrixConfiguration> best;
-    for (const CooperativeMatrixConfiguration& unit : target.matrix_units) {
+    for (const CooperativeMatrixConfiguration& unit : target.native_matrices) {
         if (unit.a != a || unit.b != b || unit.c != c || unit.result != r || unit.saturating_accumulation != saturating) continue;
         if (m % unit.m != 0 || n % unit.n != 0 || k % unit.k != 0 || k_at_once(target, o, unit) == 0) continue;
         if (!best || unit.m * unit.n * unit.k > best->m * best->n * best->k) best = unit;

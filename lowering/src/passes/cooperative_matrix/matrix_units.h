@@ -1,6 +1,6 @@
 // Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) on the driver's own subgroup-scope KHR
-// cooperative matrices (Target::matrix_units), so that GPUs with matrix units but without coopmat2
-// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them. The operands keep the lowered layouts
+// cooperative matrices (Target::native_matrices), so that GPUs with matrix units but without coopmat2
+// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them (Target::multiply_on_native_matrices). The operands keep the lowered layouts
 // (matrix_types.h) everywhere else; for the multiply-add, A, B and C are written to shared memory
 // row-major, each subgroup then loads the driver's tiles of its share of the result, multiplies
 // them along K and stores them back, and every invocation reads the elements of the result it
