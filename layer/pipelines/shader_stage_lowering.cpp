@@ -63,6 +63,10 @@ LoweredWords lower_and_check(const DeviceData& device, const StageCode& code, co
         }
         return nullptr;
     }
+    // Left as it was (a module that declares only SPV_KHR_cooperative_matrix and uses nothing of
+    // VK_NV_cooperative_matrix2 the driver lacks: DeviceShaders::needs_lowering): the application's
+    // own words, not the layer's output to dump or validate.
+    if (!result.changed) return std::make_shared<const std::vector<uint32_t>>(std::move(result.words));
     if (!settings.dump_dir.empty()) dump(settings.dump_dir, key, "lowered", result.words);
     if (settings.validate_output) {
         if (std::string problem = lowering::validate(result.words, target.vulkan_version); !problem.empty()) {
