@@ -29,7 +29,7 @@ EmulatedSet scan_emulated_capabilities(std::span<const uint32_t> words) {
             }
             offset += word_count;
         }
-        // Workgroup-scope matrices with only SPV_KHR_cooperative_matrix declared (pass_runner.cpp).
+        // Workgroup-scope matrices with only SPV_KHR_cooperative_matrix declared (implicit_cooperative_matrix2.h).
         const EmulatedSet khr = bit(Emulated::KhrCooperativeMatrix), nv2 = bit(Emulated::NvCooperativeMatrix2);
         if ((found & (khr | nv2)) == khr) {
             const std::optional<CooperativeMatrix2Use> use = cooperative_matrix2_use(words);
