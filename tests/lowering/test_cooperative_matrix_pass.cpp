@@ -198,6 +198,32 @@ TEST(CooperativeMatrixPass, TheGpuLayoutHoldsNoBandOfAWorkgroupOperand) {
     EXPECT_EQ(longest(true), 128u);
 }
 
+// The workgroup GEMM at llama.cpp's coopmat2 tile (gemm_coopmat2.comp: 128x256 of C over 256
+// invocations, K steps of 64) for lavapipe (subgroups of 8): a band of A or B would hold 1024
+// components an invocation, more than the target writes out (Target::unroll_up_to 512), so A and B
+// are striped and the multiply-add streams them from shared memory: an invocation's longest array is
+// its 128 accumulators. At the benchmark's 512x64x16 over 128 invocations the bands are held (A: 32
+// rows x 16, 512 components; staged through shared memory, 32 x 8 of them at a time). Where the target writes out 1024, the large tile's bands
+// are held too (whole, or per staged chunk of K where uniform loads are per invocation).
+TEST(CooperativeMatrixPass, WorkgroupBandsLongerThanTheTargetWritesOutAreStreamed) {
+    const auto longest = [](const std::vector<uint32_t>& constants, bool scalar_loads, uint32_t unroll_up_to) {
+        Target target = emulating_coopmat(8, true);
+        target.scalar_uniform_loads = scalar_loads;
+        target.unroll_up_to = unroll_up_to;
+        const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", constants, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return longest_invocation_array(result.words);
+    };
+    const std::vector<uint32_t> engine{256, 8, 256, 128, 256, 64}, bench{128, 8, 128, 512, 64, 16};
+    for (const bool scalar_loads : {true, false}) {
+        SCOPED_TRACE(scalar_loads ? "scalar uniform loads" : "per-invocation uniform loads");
+        EXPECT_EQ(longest(engine, scalar_loads, 512), 128u);
+        EXPECT_EQ(longest(bench, scalar_loads, 512), scalar_loads ? 512u : 256u);  // staged: K in chunks of 8
+        EXPECT_GT(longest(engine, scalar_loads, 1024), 128u);
+    }
+}
+
 // A workgroup-scope conversion larger than the reserve (workgroup_attention.comp's 32x32 P to an f16
 // A: 2 KiB) goes through shared memory a few rows at a time, in a loop, and the lowering takes no more
 // shared memory than the reserve for it (vulkan.*.CooperativeMatrix2Workgroup/*InChunks run it).
@@ -216,9 +242,14 @@ TEST(CooperativeMatrixPass, RelayoutsLargerThanTheReserveGoThroughSharedMemoryIn
     EXPECT_FALSE(contains(disassemble(chunked), "OpTypeArray %half %uint_1024"));
 }
 
-// A workgroup of one subgroup shares no band: no barrier even on lavapipe.
+// A workgroup of one subgroup shares no band: no barrier even on lavapipe (32x32 of C, K steps of 16:
+// bands of 512 and 64 components).
 TEST(CooperativeMatrixPass, OneSubgroupWorkgroupsNeedNoStepBarrier) {
-    EXPECT_EQ(barriers_when_lowered("gemm_coopmat2.comp.spv", 8, true), 0u);
+    Target target = emulating_coopmat(8, true);
+    const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", {8, 8, 8, 32, 32, 16}, target);
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    EXPECT_EQ(read_facts(result.words).count(spv::OpControlBarrier), 0u);
 }
 
 // The shader's own shared memory, counted against the device's beside the lowering's scratch, is

@@ -49,6 +49,14 @@ bool distributes_matrices(const PassContext& context) {
     return context.target.distributed_matrices && context.target.subgroup_shuffles && context.module.header.version >= 0x00010300;
 }
 
+bool bands_written_out(const PassContext& context, const WorkgroupLayout& spread, uint32_t k) {
+    const uint32_t subgroup_size = context.target.subgroup_size;
+    const std::optional<LaneLayout> a = lane_layout(spread.band_rows, k, Use::A, subgroup_size, distributes_matrices(context));
+    const std::optional<LaneLayout> b = lane_layout(k, spread.band_columns, Use::B, subgroup_size);
+    const uint32_t most = context.target.unroll_up_to;
+    return a && b && a->length <= most && b->length <= most;
+}
+
 std::optional<WorkgroupLayout> accumulator_bands(uint32_t rows, uint32_t columns, uint32_t invocations, uint32_t subgroup_size) {
     const uint32_t subgroups = invocations / subgroup_size;
     std::optional<WorkgroupLayout> best;
@@ -194,11 +202,16 @@ void MatrixTypes::band_workgroup_operands(PassContext& context) {
         if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR || instruction.operand_words().size() < 3) return;
         const MatrixType* result = find(instruction.type_id());
         if (!result || !result->workgroup || result->use != Use::Accumulator) return;
+        // Float bands too long to write out leave both operands striped, for the multiply-add to
+        // stream (integer multiply-adds do not stream: staging would only add to their bands).
+        const MatrixType* a = of_value(module, instruction.operand_words()[0]);
+        std::optional<WorkgroupLayout> spread;
+        if (a && (!result->component.is_float || bands_written_out(context, result->spread, a->columns))) spread = result->spread;
         for (const uint32_t operand : instruction.operand_words().first(2)) {
             const MatrixType* m = of_value(module, operand);
             if (!m || !m->workgroup || m->use == Use::Accumulator) continue;
-            const auto [known, added] = bands.try_emplace(Shape{m->use, m->rows, m->columns}, result->spread);
-            if (!added && known->second != result->spread) known->second = std::nullopt;
+            const auto [known, added] = bands.try_emplace(Shape{m->use, m->rows, m->columns}, spread);
+            if (!added && known->second != spread) known->second = std::nullopt;
         }
     });
     const uint32_t subgroup_size = context.target.subgroup_size;

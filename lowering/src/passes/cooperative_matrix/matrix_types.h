@@ -37,6 +37,7 @@ struct ComponentInfo {
 //    A's uniform elements per invocation, bands made the same GEMM 1.4-1.6x slower than striping.
 //    And not in the GPU layout (Target::distributed_matrices), whose invocations' registers cannot
 //    hold a band of A and B: there they are striped and the multiply-add streams them.
+//    Nor where a band's A or B is longer than the target writes out (bands_written_out below).
 //  - Other A and B (not multiplied, multiplied with accumulators of different bands, or all where
 //    uniform loads are per invocation) are striped: row-major element f is held by invocation f % invocations, at index
 //    f / invocations; a multiply-add stages them through shared memory.
@@ -89,6 +90,18 @@ std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t t
 
 // Whether this module's subgroup-scope A matrices take the distributed layout (Target::distributed_matrices).
 bool distributes_matrices(const PassContext& context);
+
+// Whether the A and B a subgroup holds for its band of `spread`, K deep (A: band_rows x K, B: K x
+// band_columns), are each within what the target writes out component by component
+// (Target::unroll_up_to). Beyond, the code over them (the loads into the band, the kernel's widened
+// copies) loops over arrays the driver keeps in memory, and a workgroup multiply-add streams its
+// staged operands instead (multiply_add.cpp). Measured on lavapipe 26, f16 GEMM 1024^3 through the
+// layer, GPU ms (2026-12-04): 128x256x64 with 256 invocations (bands of 16x64 or 8x128: 1024 or
+// 512 components of A, 512 or 1024 of B) banded 432-600, streamed 126, banded with every component
+// written out 126 but 45 s to compile; 512x64x32 with 128 (1024 and 256) banded 400, written out 99;
+// 128x128x64 with 256 (512 and 512) banded 73, streamed 129; 512x64x16 with 128 (512 and 128)
+// banded 50, streamed 97. llama.cpp's coopmat2 GEMM on lavapipe is the 128x256x64 one.
+bool bands_written_out(const PassContext& context, const WorkgroupLayout& spread, uint32_t k);
 
 // The bands of a workgroup accumulator: one per subgroup, each a valid subgroup layout, chosen to
 // need the fewest reads per multiply-add (the band's rows of A are uniform loads, its columns of B

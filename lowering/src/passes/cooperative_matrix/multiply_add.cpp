@@ -107,16 +107,10 @@ class MultiplyAdd {
         if (const auto unit = matrix_unit_for(state_, operands)) return multiply_add_on_units(state_, scratch_, operands, *unit);
         const WorkgroupLayout& spread = c_->spread;
         const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
-        const bool banded = a_->spread == spread && b_->spread == spread;
-        // The GPU layout multiplies staged operands step by step (streamed below); integers keep the
-        // kernel, which adds C (saturating or not) after the whole sum.
-        const bool streamed = !banded && is_float_ && distributes_matrices(state_.context);
-        if (!streamed) {
+        if (a_->spread == spread && b_->spread == spread) {
             band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
             band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
             if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
-        }
-        if (banded) {
             const uint32_t inner = subgroup_function(*band_a_, *band_b_);
             const bool shared = spread.invocations > state_.context.target.subgroup_size;
             return inner && shared && state_.context.target.simd_lane_invocations ? in_step(inner) : inner;
@@ -126,7 +120,14 @@ class MultiplyAdd {
         // K in chunks of kc, each staged and multiplied in turn, when the whole would take more
         // shared memory than the chunk budget.
         const uint32_t kc = staged_k_chunk(m, k, n);
-        if (kc != k && !streamed) {
+        // The GPU layout, and any target where the bands of all of K are longer than it writes out,
+        // multiplies the staged operands step by step (streamed below), even where the bands of a
+        // chunk of K would be written out: llama.cpp's f16 GEMM (128x256x64, chunks of 16), ggml's
+        // test-backend-ops perf, GFLOP/s: lavapipe 26 7.16 streamed, 6.48 on the chunks' bands; lavapipe
+        // 25 3.25 and 1.88. Integers keep the kernel, which adds C (saturating or not) after the whole sum.
+        const bool streamed =
+            is_float_ && (distributes_matrices(state_.context) || !bands_written_out(state_.context, spread, k));
+        if (!streamed) {
             band_a_ = band_operand(*a_, spread.band_rows, kc, Use::A);
             band_b_ = band_operand(*b_, kc, spread.band_columns, Use::B);
             if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
@@ -202,7 +203,8 @@ class MultiplyAdd {
         return b.add(spv::OpFunctionCall, r_->lowered, {inner, band_a, band_b, accumulator});
     }
 
-    // The GPU layout's multiply-add on the staged operands (Target::distributed_matrices): one K
+    // The GPU layout's multiply-add on the staged operands (Target::distributed_matrices; elsewhere
+    // where the bands are longer than the target writes out, bands_written_out): one K
     // step at a time, each invocation reads from shared memory the A values of its accumulator rows
     // and the B values of its columns and adds their products into its accumulators, as a tiled GEMM
     // does. An invocation then holds its accumulators and one column of A and row of B at a time,
