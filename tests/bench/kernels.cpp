@@ -47,8 +47,8 @@ KernelConfig default_config(Kernel kernel) {
         // 87.6-95.8 / 790-975 against 126-151 / 1306-1859 for 128x128x16 with 256 (the scalar shader
         // 78-92 / 669-1039 in the same processes); 1024x64x16 / 256 90-95 / 973; 256x64 / 128 102-109
         // / 1077-1149; 256x256x16 / 256 105-120 / 1020-1326; bk 32 no better; 1024x64 / 128 and
-        // 512x64x32 / 128 563 and 584 (most likely the per-element loops above 512 components an
-        // invocation; not profiled). tests/bench/README.md, VK_NV_cooperative_matrix2 GEMM, has the whole
+        // 512x64x32 / 128 563 and 584 (their bands of A, 1024 components an invocation, were looped
+        // over in memory; now streamed: 2026-12-04 in the log). tests/bench/README.md, VK_NV_cooperative_matrix2 GEMM, has the whole
         // sweep. Lavapipe 25 has its own (kCoopmat2OnLavapipe25).
         return {kernel, {{"invocations", 128}, {"bm", 512}, {"bn", 64}, {"bk", 16}}};
     }
