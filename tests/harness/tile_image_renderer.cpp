@@ -38,6 +38,24 @@ std::vector<Vertex> vertices(const std::vector<Patch>& patches, uint32_t size, V
     return out;
 }
 
+// One instance per patch (SceneSpec::instanced): its rectangle (x0, y0, x1, y1) in normalized device
+// coordinates where a vertex has its position.
+std::vector<Vertex> instances(const std::vector<Patch>& patches, uint32_t size) {
+    std::vector<Vertex> out;
+    for (const Patch& p : patches) {
+        out.push_back({{to_ndc(p.x0, size), to_ndc(p.y0, size), to_ndc(p.x1, size), to_ndc(p.y1, size)},
+                       {p.color[0], p.color[1], p.color[2], p.color[3]},
+                       p.index});
+    }
+    return out;
+}
+
+const char* vertex_shader(const SceneSpec& spec) {
+    return spec.instanced ? "tests/tile_image/patch_instanced.vert" : "tests/tile_image/patch.vert";
+}
+
+VkVertexInputRate input_rate(const SceneSpec& spec) { return spec.instanced ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX; }
+
 VkCullModeFlags cull_mode(VkPrimitiveTopology topology) {
     return topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
 }
@@ -254,7 +272,7 @@ SceneRenderer::Image SceneRenderer::create_image(VkFormat format, VkSampleCountF
 }
 
 VkPipeline SceneRenderer::create_pipeline(const SceneSpec& spec, VkPipelineCreateFlags flags) {
-    return graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader), flags);
+    return graphics_pipeline(spec, module(vertex_shader(spec)), module(spec.fragment_shader), flags);
 }
 
 VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModule vertex, VkShaderModule fragment,
@@ -266,7 +284,7 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fragment, "main",
          &specialization},
     };
-    const VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
+    const VkVertexInputBindingDescription binding{0, sizeof(Vertex), input_rate(spec)};
     VkVertexInputAttributeDescription attributes[3];
     for (uint32_t i = 0; i < 3; ++i) attributes[i] = {i, 0, kAttributes[i].format, kAttributes[i].offset};
     VkPipelineVertexInputStateCreateInfo vertex_input = vku::InitStructHelper();
@@ -340,7 +358,7 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
 }
 
 void SceneRenderer::create_shader_objects(const SceneSpec& spec) {
-    const std::vector<uint32_t> vertex = read_shader("tests/tile_image/patch.vert");
+    const std::vector<uint32_t> vertex = read_shader(vertex_shader(spec));
     const std::vector<uint32_t> fragment = read_shader(spec.fragment_shader);
     const SpecializationConstants constants(spec.constants);
     const VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};  // as graphics_layout_ has
@@ -365,7 +383,7 @@ void SceneRenderer::bind_shader_objects(VkCommandBuffer cb, const SceneSpec& spe
     vk.vkCmdBindShadersEXT(cb, 5, stages, shaders);
     VkVertexInputBindingDescription2EXT binding = vku::InitStructHelper();
     binding.stride = sizeof(Vertex);
-    binding.inputRate = VK_VERTEX_INPUT_RATE_VERTEX;
+    binding.inputRate = input_rate(spec);
     binding.divisor = 1;
     VkVertexInputAttributeDescription2EXT attributes[3];
     for (uint32_t i = 0; i < 3; ++i) {
@@ -503,9 +521,9 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
     const uint32_t size = spec.size;
     const bool depth_stencil = spec.depth_stencil != VK_FORMAT_UNDEFINED;
 
-    const std::vector<Vertex> vertex_data = vertices(patches, size, spec.topology);
+    const std::vector<Vertex> vertex_data = spec.instanced ? instances(patches, size) : vertices(patches, size, spec.topology);
     const VkBuffer vertex_buffer = host_buffer(vertex_data.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vertex_data.data());
-    std::vector<uint32_t> index_data(vertex_data.size());
+    std::vector<uint32_t> index_data(spec.instanced ? vertices_per_patch(spec.topology) : vertex_data.size());
     for (uint32_t i = 0; i < index_data.size(); ++i) index_data[i] = i;
     const VkBuffer index_buffer =
         spec.alternate_indexed ? host_buffer(index_data.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, index_data.data())
@@ -525,7 +543,7 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
     if (spec.shader_objects) {
         create_shader_objects(spec);
     } else {
-        pipeline = graphics_pipeline(spec, module("tests/tile_image/patch.vert"), module(spec.fragment_shader));
+        pipeline = graphics_pipeline(spec, module(vertex_shader(spec)), module(spec.fragment_shader));
     }
 
     const auto record_start = Clock::now();
@@ -615,7 +633,11 @@ std::vector<Samples> SceneRenderer::render(const SceneSpec& spec, const std::vec
                 barrier(vk, cb, {}, std::span(memory, depth_stencil ? 2 : 1), VK_DEPENDENCY_BY_REGION_BIT);
             }
             const uint32_t per_patch = vertices_per_patch(spec.topology);
-            if (index_buffer && draw % 2 == 0) {
+            if (spec.instanced && index_buffer && draw % 2 == 0) {
+                vk.vkCmdDrawIndexed(cb, per_patch, count, 0, 0, first);
+            } else if (spec.instanced) {
+                vk.vkCmdDraw(cb, per_patch, count, 0, first);
+            } else if (index_buffer && draw % 2 == 0) {
                 vk.vkCmdDrawIndexed(cb, per_patch * count, 1, per_patch * first, 0, 0);
             } else {
                 vk.vkCmdDraw(cb, per_patch * count, 1, per_patch * first, 0);

@@ -35,6 +35,10 @@ struct SceneSpec {
     // Every other draw (the first, the third, ...) vkCmdDrawIndexed over an index buffer 0, 1, 2, ...
     // bound once, the others vkCmdDraw: the same vertices either way.
     bool alternate_indexed = false;
+    // Each patch an instance of one six-vertex triangle list (patch_instanced.vert: its rectangle,
+    // color and index per instance), a draw of N patches vkCmdDraw(6, N, 0, first patch): the same
+    // triangles in the same order. Triangle lists only.
+    bool instanced = false;
     bool barriers = false;  // a by-region barrier before each draw (non-coherent reads)
     uint32_t size = kSize;  // framebuffer width and height, a multiple of kSize
     uint32_t frames = 1;    // render pass instances, each clearing and drawing the whole scene

@@ -38,6 +38,7 @@ struct ReadCase {
     Recording recording = Recording::Primary;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;  // strips and fans: a patch per draw
     bool alternate_indexed = false;  // every other draw indexed (SceneSpec)
+    bool instanced = false;          // a patch an instance (SceneSpec)
 };
 
 std::string case_name(const testing::TestParamInfo<ReadCase>& info) { return info.param.name; }
@@ -94,6 +95,15 @@ const std::vector<ReadCase> kColorCases = {
      VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true},
     {"Rgba32fAlternatelyIndexedTriangleStrips", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT,
      one_per_draw(6), false, VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, true},
+    // Instanced draws, a patch an instance: where draws are split, instance after instance, each
+    // instance's triangles in order, or a later instance's fragments miss an earlier one's results.
+    {"Rgba32fInstancedThreeDraws", "color_float", {VK_FORMAT_R32G32B32A32_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {2, 2, 2}, false,
+     VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, true},
+    {"MrtRgba32uiFourSamplesInstancedAlternatelyIndexed", "color_uint", {VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT},
+     VK_SAMPLE_COUNT_4_BIT, {3, 3}, false, VK_FORMAT_UNDEFINED, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+     true, true},
+    {"ShaderObjectRgba16fInstanced", "color_float", {VK_FORMAT_R16G16B16A16_SFLOAT}, VK_SAMPLE_COUNT_1_BIT, {6}, false,
+     VK_FORMAT_UNDEFINED, true, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, true},
 };
 
 const std::vector<ReadCase> kDepthStencilCases = {
@@ -115,6 +125,8 @@ const std::vector<ReadCase> kDepthStencilCases = {
      VK_FORMAT_D24_UNORM_S8_UINT, true},
     {"DepthFourSamplesTriangleFans", "depth", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, one_per_draw(6), false,
      VK_FORMAT_D32_SFLOAT_S8_UINT, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN},
+    {"StencilFourSamplesInstancedTwoDraws", "stencil", {VK_FORMAT_R32G32B32A32_UINT}, VK_SAMPLE_COUNT_4_BIT, {4, 2}, false,
+     VK_FORMAT_D32_SFLOAT_S8_UINT, false, {}, Recording::Primary, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, true},
 };
 
 // A device with the emulated extension and every feature the cases use (shader objects and local
@@ -159,9 +171,9 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
 
     // The draws the driver got, as the spy layer saw them: "<count> <instances>" each. With the layer's
     // tile_image_ordering=draw_splitting (vulkan.*@draw_splitting), a coherent case's draws reach it
-    // split, a draw per triangle; otherwise (lavapipe orders them itself) as the renderer made them, a
-    // draw of the patches' vertices (six a patch in a list, four in a strip or fan), as do the indexed
-    // strips, which cannot be split.
+    // split, a draw per triangle (instance after instance); otherwise (lavapipe orders them itself) as
+    // the renderer made them, a draw of the patches' vertices (six a patch in a list, four in a strip
+    // or fan) or of six vertices a patch's instances, as do the indexed strips, which cannot be split.
     void expect_the_draws_the_ordering_asks_for(const ReadCase& c) const {
         const char* ordering = std::getenv("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING");
         const bool splitting = ordering != nullptr && std::string_view(ordering) == "draw_splitting" && !c.non_coherent;
@@ -172,7 +184,8 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
             if (splitting && !indexed_strip) {
                 expected.insert(expected.end(), 2 * patches, "3 1");
             } else {
-                expected.push_back(std::format("{} 1", vertices_per_patch(c.topology) * patches));
+                expected.push_back(c.instanced ? std::format("6 {}", patches)
+                                               : std::format("{} 1", vertices_per_patch(c.topology) * patches));
             }
         }
         std::vector<std::string> got;
@@ -198,6 +211,7 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         s.recording = c.recording;
         s.topology = c.topology;
         s.alternate_indexed = c.alternate_indexed;
+        s.instanced = c.instanced;
         return s;
     }
 
