@@ -5,18 +5,24 @@
 # enabled, so that ggml takes its coopmat2 path (it prints `matrix cores: NV_coopmat2`). Prints, per A
 # type, how many cases passed, failed and were not supported, and writes the log and the table.
 # Their code stays out of this project: SOURCE is a checkout of ggml-org/ggml, copied into build/.
-#   scripts/engine-ops.sh SOURCE [--op OP] [--driver plain|native|both] [--params REGEX] [--no-layer] [--timeout S] [--out DIR]
-#     --op        ggml's op name(s) for -o (default MUL_MAT_ID)
+# With --perf, `test-backend-ops perf` instead (issue #40): per driver the coopmat2 path through the
+# layer, ggml's scalar shaders (GGML_VK_DISABLE_COOPMAT and _COOPMAT2, no layer) and what ggml takes on
+# the bare driver (lavapipe 26's own KHR cooperative matrices), one process each, one after another;
+# the table gives each case's GFLOP/s and the layer's ratio to the scalar shaders.
+#   scripts/engine-ops.sh SOURCE [--op OP] [--driver plain|native|both] [--params REGEX] [--no-layer] [--perf] [--timeout S] [--out DIR]
+#     --op        ggml's op name(s) for -o (default MUL_MAT_ID; with --perf MUL_MAT)
 #     --driver    lavapipe 25 (plain), lavapipe 26 (native) or both (default both, one after the other)
-#     --params    test-backend-ops -p: a regex over the case's parameters (e.g. 'type_a=q4_0,')
+#     --params    test-backend-ops -p: a regex over the case's parameters (e.g. 'type_a=q4_0,'; with
+#                 --perf default 'type_a=f16,type_b=f32,m=4096,n=512,k=14336', llama.cpp's large GEMM)
 #     --no-layer  without the layer (what ggml picks on the bare driver)
+#     --perf      time the cases instead of checking them (above)
 #     --timeout   stop each run after S seconds (the table then counts the cases run so far)
 #     --out       where ggml's build, the logs and table.md go (default build/release/engine-ops)
 # Uses VKPOLYFILL_BUILD_DIR (default build/release; scripts/build.sh builds the layer). Layer settings
 # pass through the environment (VK_POLYFILL_EXTENSIONS_LOG_LEVEL, _DUMP_DIR, ...; docs/settings.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 if [ -z "${VKPOLYFILL_ICD_NATIVE:-}" ]; then
   [ $# -gt 0 ] && [ -f "$1/CMakeLists.txt" ] && [ -d "$1/src/ggml-vulkan" ] || usage
   # The environment sees the clone only: the engine's source is copied in (not its .git or builds).
@@ -27,19 +33,22 @@ if [ -z "${VKPOLYFILL_ICD_NATIVE:-}" ]; then
 fi
 
 source=$1; shift
-op=MUL_MAT_ID drivers="plain native" params= layer=1 time_limit=0 out=$VKPOLYFILL_BUILD_DIR/engine-ops
+op= drivers="plain native" params= layer=1 perf=0 time_limit=0 out=$VKPOLYFILL_BUILD_DIR/engine-ops
 while [ $# -gt 0 ]; do
   case $1 in
     --op) op=$2; shift ;;
     --driver) case $2 in plain|native) drivers=$2 ;; both) drivers="plain native" ;; *) usage ;; esac; shift ;;
     --params) params=$2; shift ;;
     --no-layer) layer=0 ;;
+    --perf) perf=1 ;;
     --timeout) time_limit=$2; shift ;;
     --out) out=$2; shift ;;
     *) usage ;;
   esac
   shift
 done
+[ -n "$op" ] || op=$([ $perf = 1 ] && echo MUL_MAT || echo MUL_MAT_ID)
+[ $perf = 0 ] || [ -n "$params" ] || params='type_a=f16,type_b=f32,m=4096,n=512,k=14336'
 manifest=$VKPOLYFILL_BUILD_DIR/json/VkLayer_polyfill.json
 [ $layer = 0 ] || [ -f "$manifest" ] || { echo "engine-ops: build the layer first (scripts/build.sh)" >&2; exit 1; }
 mkdir -p "$out"
@@ -55,7 +64,52 @@ ninja -C "$out/ggml-build" test-backend-ops >"$out/ggml-build.log" 2>&1 \
 echo "[engine-ops] ggml built in $((SECONDS - start)) s" >&2
 tbo=$out/ggml-build/bin/test-backend-ops
 
+# One perf process: $1 tag, $2 ICD, $3 1 through the layer, then VAR=VALUE settings; its log <tag>.log.
+perf_run() {
+  local tag=$1 icd=$2 through=$3
+  shift 3
+  env VK_DRIVER_FILES="$icd" GGML_VK_VISIBLE_DEVICES=0 "$@" \
+    $([ "$through" = 1 ] && echo "VK_LAYER_PATH=$(dirname "$manifest") VK_INSTANCE_LAYERS=VK_LAYER_POLYFILL_extensions") \
+    timeout "$time_limit" "$tbo" perf -o "$op" -b Vulkan0 -p "$params" >"$out/$tag.log" 2>&1 || status=1
+}
+
 status=0
+if [ $perf = 1 ]; then
+  for driver in $drivers; do
+    case $driver in plain) icd=$VKPOLYFILL_ICD_PLAIN name="lavapipe 25" ;; native) icd=$VKPOLYFILL_ICD_NATIVE name="lavapipe 26" ;; esac
+    # As the suite runs lavapipe 26 (tests/harness/test_driver.cpp): AVX-512 left out, a driver defect.
+    caps=()
+    if [ $driver = native ] && grep -qw avx512f /proc/cpuinfo; then caps=(GALLIUM_OVERRIDE_CPU_CAPS=avx); fi
+    echo "[engine-ops] $name: test-backend-ops perf -o $op -p '$params', three processes" >&2
+    perf_run "perf-$driver-layer" "$icd" 1 "${caps[@]}"
+    perf_run "perf-$driver-scalar" "$icd" 0 "${caps[@]}" GGML_VK_DISABLE_COOPMAT=1 GGML_VK_DISABLE_COOPMAT2=1
+    perf_run "perf-$driver-driver" "$icd" 0 "${caps[@]}"
+    python3 - "$out" "$driver" "$name" >"$out/perf-$driver.md" <<'EOF'
+import re, sys
+out, driver, name = sys.argv[1:]
+series = [('layer', 'coopmat2 through the layer'), ('scalar', "ggml's scalar shaders"), ('driver', 'the bare driver')]
+figures, cores = {}, {}
+for tag, _ in series:
+    text = re.sub(r'\x1b\[[0-9;]*m', '', open(f'{out}/perf-{driver}-{tag}.log', errors='replace').read())
+    m = re.search(r'matrix cores: (\S+)', text)
+    cores[tag] = m.group(1) if m else '?'
+    for line in text.splitlines():
+        m = re.match(r'\s+([A-Z_0-9]+\(.*\)):.* ([0-9.]+) ([MGT])FLOPS', line)
+        if m:
+            figures.setdefault(m.group(1), {})[tag] = float(m.group(2)) * {'M': 1e-3, 'G': 1.0, 'T': 1e3}[m.group(3)]
+print(f'### {name}: GFLOP/s (matrix cores: ' + ', '.join(f'{label} {cores[tag]}' for tag, label in series) + ')\n')
+print('| case | ' + ' | '.join(label for _, label in series) + ' | layer / scalar |')
+print('| --- |' + ' ---: |' * (len(series) + 1))
+for case, row in figures.items():
+    cells = [f'{row[tag]:.2f}' if tag in row else '-' for tag, _ in series]
+    ratio = f"{row['layer'] / row['scalar']:.2f}" if 'layer' in row and row.get('scalar') else '-'
+    print(f'| {case} | ' + ' | '.join(cells) + f' | {ratio} |')
+EOF
+    cat "$out/perf-$driver.md"
+  done
+  cat "$out"/perf-*.md >"$out/table.md" 2>/dev/null || true
+  exit $status
+fi
 for driver in $drivers; do
   case $driver in plain) icd=$VKPOLYFILL_ICD_PLAIN name="lavapipe 25" ;; native) icd=$VKPOLYFILL_ICD_NATIVE name="lavapipe 26" ;; esac
   tag=$driver$([ $layer = 1 ] || echo -nolayer)
