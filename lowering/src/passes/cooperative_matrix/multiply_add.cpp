@@ -123,8 +123,9 @@ class MultiplyAdd {
         // The GPU layout, and any target where the bands of all of K are longer than it writes out,
         // multiplies the staged operands step by step (streamed below), even where the bands of a
         // chunk of K would be written out: llama.cpp's f16 GEMM (128x256x64, chunks of 16), ggml's
-        // test-backend-ops perf, GFLOP/s: lavapipe 26 7.16 streamed, 6.48 on the chunks' bands; lavapipe
-        // 25 3.25 and 1.88. Integers keep the kernel, which adds C (saturating or not) after the whole sum.
+        // test-backend-ops perf, GFLOP/s over several runs: lavapipe 26 5.9-7.2 streamed, 6.48 on the
+        // chunks' bands; lavapipe 25 2.7-3.3 and 1.88 (tests/bench/README.md). Integers keep the
+        // kernel, which adds C (saturating or not) after the whole sum.
         const bool streamed =
             is_float_ && (distributes_matrices(state_.context) || !bands_written_out(state_.context, spread, k));
         if (!streamed) {
