@@ -57,6 +57,31 @@ std::multiset<std::string> matrix_types(const std::vector<uint32_t>& words) {
     return types;
 }
 
+// The lengths of the arrays of subgroup-scope accumulator tiles (OpTypeArray of an
+// OpTypeCooperativeMatrixKHR with Use 2) in a module, and how often each tile type is loaded.
+struct AccumulatorTiles {
+    std::multiset<std::string> arrays;  // the lengths' constants, "%uint_4"
+    size_t loads = 0;
+};
+
+AccumulatorTiles accumulator_tiles(const std::vector<uint32_t>& words) {
+    std::set<std::string> tiles;
+    AccumulatorTiles found;
+    std::istringstream lines(disassemble(words));
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream fields(line);
+        std::string id, equals, opcode, first, second, third, fourth, use;
+        fields >> id >> equals >> opcode >> first >> second >> third >> fourth >> use;
+        const auto named = [](const std::string& name, const std::string& constant) {
+            return name == constant || name.starts_with(constant + "_");
+        };
+        if (opcode == "OpTypeCooperativeMatrixKHR" && named(second, "%uint_3") && named(use, "%uint_2")) tiles.insert(id);
+        if (opcode == "OpTypeArray" && tiles.contains(first)) found.arrays.insert(second.substr(0, second.find('_', 6)));
+        if (opcode == "OpCooperativeMatrixLoadKHR" && tiles.contains(first)) ++found.loads;
+    }
+    return found;
+}
+
 // gemm_coopmat2.comp (shaders/bench): 128 invocations, 64x64 of C, K steps of 32, for subgroups of 32.
 Result lowered_gemm(const Target& target) { return lowered_corpus_module("gemm_coopmat2.comp.spv", {128, 32, 128, 64, 64, 32}, target); }
 
@@ -68,9 +93,40 @@ TEST(MatrixUnits, WorkgroupMultiplyAddsRunOnTheLargestTileThatFits) {
     EXPECT_TRUE(facts.capabilities.contains(spv::CapabilityCooperativeMatrixKHR));
     EXPECT_TRUE(facts.extensions.contains("SPV_KHR_cooperative_matrix"));
     EXPECT_FALSE(facts.extensions.contains("SPV_NV_cooperative_matrix2"));
-    EXPECT_EQ(facts.count(spv::OpCooperativeMatrixMulAddKHR), 1u);
+    // One per tile of the 2x2 block of C's 4x4 tiles each of the 4 subgroups holds.
+    EXPECT_EQ(facts.count(spv::OpCooperativeMatrixMulAddKHR), 4u);
     // A, B and the f32 accumulator at 16x16x16 (16x16x48 does not divide K = 32; f16 sums differ).
     EXPECT_EQ(matrix_types(result.words), (std::multiset<std::string>{"16x16 %uint_3", "16x16 %uint_3", "16x16 %uint_3"}));
+}
+
+// The GEMM's accumulator stays in the driver's tiles across its K loop (resident_accumulators.h):
+// an array of the 2x2 block of tiles each subgroup holds, never loaded from shared memory (C starts
+// as a constant and its multiply-adds keep it), stored there once per tile for the final store.
+TEST(MatrixUnits, AccumulatorsStayInTheDriversTilesAcrossMultiplyAdds) {
+    const Result result = lowered_gemm(gpu_with_units(32, {unit(16, 16, 16)}));
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const AccumulatorTiles tiles = accumulator_tiles(result.words);
+    EXPECT_EQ(tiles.arrays, std::multiset<std::string>{"%uint_4"});
+    EXPECT_EQ(tiles.loads, 0u);
+    EXPECT_EQ(read_facts(result.words).count(spv::OpCooperativeMatrixStoreKHR), 4u);
+}
+
+// workgroup_gemm_loop.comp (shaders/tests/coopmat2) on lavapipe 26's 8x8x8 tiles at its 8 lanes (4
+// subgroups): the 32x32 accumulator (4x4 tiles) stays in tiles, 2x2 a subgroup; the 32x16 one,
+// read element by element, stays plain whatever OP the pipeline takes (every OP's code is in the
+// module): its multiply-add loads its C tile from shared memory, and the 32x32 one's tiles are loaded
+// back from there after OP 1's per-element operation (4), nowhere else.
+TEST(MatrixUnits, AccumulatorsReadElementByElementStayPlain) {
+    for (uint32_t op : {0u, 1u, 2u}) {
+        SCOPED_TRACE(std::format("OP {}", op));
+        const Result result = lowered_corpus_module("workgroup_gemm_loop.comp.spv", {op}, gpu_with_units(8, {unit(8, 8, 8)}));
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        const AccumulatorTiles tiles = accumulator_tiles(result.words);
+        EXPECT_EQ(tiles.arrays, std::multiset<std::string>{"%uint_4"});
+        EXPECT_EQ(tiles.loads, 5u);
+    }
 }
 
 TEST(MatrixUnits, MultiplyAddsNoUnitFitsAreLoweredToPlainCode) {

@@ -178,6 +178,33 @@ TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
     EXPECT_TRUE(coopmat::floats_match("the output", got, expected, {.relative = 2e-3}, where, scale));
 }
 
+// C += Q x K four times in a loop (workgroup_gemm_loop.comp): as it is (OP 0), halved by a
+// per-element operation before each multiply-add (OP 1), and a 32x16 C clamped element by element
+// after the loop (OP 2). On the driver's matrix units (ByTheLayerOnMatrixUnits on lavapipe 26) the
+// accumulators of OP 0 and 1 stay in the driver's tiles across the loop (OP 1's leave them for the
+// per-element operation and come back) and OP 2's, read element by element, stay plain.
+TEST_P(CooperativeMatrix2Workgroup, AccumulatingLoopMatchesCpu) {
+    const Inputs in = make_inputs();
+    const std::vector<float> s = scores(in);
+    constexpr uint32_t kSteps = 4;
+    constexpr float kLimit = 3.0f;
+    for (uint32_t op : {0u, 1u, 2u}) {
+        SCOPED_TRACE(std::format("OP {}", op));
+        const uint32_t columns = op == 2 ? kInner : kColumns;
+        std::vector<float> expected;
+        for (uint32_t r = 0; r < kRows; ++r) {
+            for (uint32_t c = 0; c < columns; ++c) {
+                float sum = 0.0f;
+                for (uint32_t step = 0; step < kSteps; ++step) sum = (op == 1 ? sum * 0.5f : sum) + s[r * kColumns + c];
+                expected.push_back(op == 2 ? std::min(sum, kLimit) : sum);
+            }
+        }
+        const std::vector<float> got = run(GetParam(), op, in, expected.size(), "tests/coopmat2/workgroup_gemm_loop.comp");
+        const auto where = [columns](size_t i) { return std::format("row {} column {}", i / columns, i % columns); };
+        EXPECT_TRUE(coopmat::floats_match("C", got, expected, {}, where));
+    }
+}
+
 // Q x K and Q x K[:, 0:16] (Q striped, staged), K stored from its copies, P = f16(Q x K) as an A
 // in the bands of P x V, P x V, and P stored from its copies (workgroup_layouts.comp). Every value
 // is a multiple of 1/64 below 1024: exact in f16 and f32, so the results must match exactly.

@@ -16,6 +16,7 @@
 #include "passes/cooperative_matrix/multiply_add.h"
 #include "passes/cooperative_matrix/per_element.h"
 #include "passes/cooperative_matrix/relayout.h"
+#include "passes/cooperative_matrix/resident_accumulators.h"
 #include "passes/cooperative_matrix/scratch.h"
 #include "passes/cooperative_matrix/tensor_memory.h"
 #include "passes/cooperative_matrix/tensor_state.h"
@@ -38,36 +39,6 @@ constexpr uint32_t kLoweredCapabilities[] = {
     spv::CapabilityTensorAddressingNV, spv::CapabilityCooperativeMatrixDecodeVectorNV};
 constexpr std::string_view kLoweredExtensions[] = {"SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2",
                                                    "SPV_NV_tensor_addressing", "SPV_NV_cooperative_matrix_decode_vector"};
-
-// Instructions that move matrices around without looking inside: after the types are replaced they
-// are the same instructions on arrays.
-bool passes_matrices_through(uint32_t opcode) {
-    switch (opcode) {
-        case spv::OpLoad:
-        case spv::OpStore:
-        case spv::OpCopyObject:
-        case spv::OpCopyLogical:
-        case spv::OpPhi:
-        case spv::OpSelect:
-        case spv::OpCompositeExtract:
-        case spv::OpCompositeInsert:
-        case spv::OpCompositeConstruct:
-        case spv::OpAccessChain:
-        case spv::OpInBoundsAccessChain:
-        case spv::OpVariable:
-        case spv::OpFunction:
-        case spv::OpFunctionParameter:
-        case spv::OpFunctionCall:
-        case spv::OpReturnValue:
-        case spv::OpUndef:
-        case spv::OpName:
-        case spv::OpLine:
-        case spv::OpNoLine:
-            return true;
-        default:
-            return false;
-    }
-}
 
 // The instructions of these extensions that compute on matrices.
 bool is_matrix_operation(uint32_t opcode) {
@@ -101,13 +72,16 @@ class CooperativeMatrixPass final : public Pass {
         if (report_outside_allowed_stages(context.module, kComputeOnly, context.diagnostics)) return false;
         LoweringState state(context);
         if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
+        cooperative_matrix::choose_resident_accumulators(state);
         Scratch scratch(state);
         expand_splat_constants(state);
         const size_t original_functions = context.module.functions.size();
         for (size_t f = 0; f < original_functions; ++f) {
             for (ir::BasicBlock& block : context.module.functions[f]->blocks) {
                 // Backwards, so the instructions a rewrite inserts never shift the ones still to come.
-                for (size_t i = block.instructions.size(); i-- > 0;) lower_instruction(state, scratch, block, i);
+                for (size_t i = block.instructions.size(); i-- > 0;) {
+                    lower_instruction(state, scratch, block, cooperative_matrix::plain_around(state, scratch, block, i));
+                }
             }
         }
         for (size_t f = 0; f < original_functions; ++f) reject_unknown_uses(state, *context.module.functions[f]);
@@ -199,11 +173,13 @@ class CooperativeMatrixPass final : public Pass {
     }
 
     static void expand_splat_constants(LoweringState& state) {
-        for (auto& instruction : state.module().types_values_constants) {
-            const MatrixType* matrix = state.matrices.find(instruction->type_id());
+        ir::InstructionList& constants = state.module().types_values_constants;
+        for (size_t i = 0; i < constants.size(); ++i) {  // resident splats add their tiles' constants
+            const ir::Instruction& instruction = *constants[i];
+            const MatrixType* matrix = state.matrices.find(instruction.type_id());
             if (!matrix) continue;
             uint32_t opcode = 0;
-            switch (instruction->opcode()) {
+            switch (instruction.opcode()) {
                 case spv::OpConstantComposite:
                 case spv::OpConstantCompositeReplicateEXT:
                     opcode = spv::OpConstantComposite;
@@ -215,9 +191,17 @@ class CooperativeMatrixPass final : public Pass {
                 default:
                     continue;  // OpConstantNull and OpUndef hold for arrays as they are
             }
-            if (auto expanded = splat(state, *instruction, opcode, matrix->length)) {
-                instruction = std::move(expanded);
-                state.module().register_definition(*instruction);
+            std::unique_ptr<ir::Instruction> expanded;
+            if (!matrix->resident) {
+                expanded = splat(state, instruction, opcode, matrix->length);
+            } else if (instruction.operand_words().size() == 1) {
+                expanded = cooperative_matrix::resident_splat(state, *matrix, opcode, instruction.result_id(), instruction.operand_words()[0]);
+            } else {
+                expanded = splat(state, instruction, opcode, 1);  // reports the count
+            }
+            if (expanded) {
+                constants[i] = std::move(expanded);
+                state.module().register_definition(*constants[i]);
             }
         }
     }
@@ -226,10 +210,9 @@ class CooperativeMatrixPass final : public Pass {
     static void reject_unknown_uses(LoweringState& state, const ir::Function& function) {
         ir::Module& module = state.module();
         function.for_each_instruction([&](const ir::Instruction& instruction) {
-            if (passes_matrices_through(instruction.opcode())) return;
-            if (instruction.opcode() == spv::OpExtInst) {  // debug info only describes values
-                const grammar::ExtInstSetInfo* set = module.ext_inst_set(instruction.word(3));
-                if (set && set->non_semantic) return;
+            if (cooperative_matrix::passes_matrices_through(instruction.opcode()) ||
+                cooperative_matrix::only_describes_values(module, instruction)) {
+                return;
             }
             bool uses_matrix = state.matrices.find(instruction.type_id()) != nullptr;
             std::vector<ir::Operand> operands;
@@ -253,7 +236,7 @@ class CooperativeMatrixPass final : public Pass {
         ir::IdMap lowered;
         std::unordered_set<uint32_t> removed;
         for (const auto& [id, matrix] : state.matrices.all()) {
-            lowered[id] = matrix.lowered;
+            lowered[id] = matrix.resident ? matrix.resident->array : matrix.lowered;
             removed.insert(id);
         }
         for (const auto& [id, array] : state.tensors.replacements()) {

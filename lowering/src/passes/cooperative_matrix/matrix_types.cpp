@@ -239,6 +239,54 @@ const MatrixType* MatrixTypes::find(uint32_t type_id) const {
     return it != types_.end() ? &it->second : nullptr;
 }
 
+void MatrixTypes::keep_in_tiles(ir::Module& module, uint32_t id, ResidentTiles tiles) {
+    MatrixType& matrix = types_.at(id);
+    const ir::Instruction& declaration = *module.find_definition(id);
+    std::vector<uint32_t> words(declaration.words().begin() + 1, declaration.words().end());
+    words[0] = module.take_next_id();
+    module.types_values_constants.push_back(ir::make_instruction(spv::OpTypeCooperativeMatrixKHR, words));
+    module.register_definition(*module.types_values_constants.back());
+    tiles.plain = words[0];
+    MatrixType plain = matrix;
+    plain.id = tiles.plain;
+    types_.emplace(plain.id, plain);
+    matrix.resident = tiles;
+}
+
+bool passes_matrices_through(uint32_t opcode) {
+    switch (opcode) {
+        case spv::OpLoad:
+        case spv::OpStore:
+        case spv::OpCopyObject:
+        case spv::OpCopyLogical:
+        case spv::OpPhi:
+        case spv::OpSelect:
+        case spv::OpCompositeExtract:
+        case spv::OpCompositeInsert:
+        case spv::OpCompositeConstruct:
+        case spv::OpAccessChain:
+        case spv::OpInBoundsAccessChain:
+        case spv::OpVariable:
+        case spv::OpFunction:
+        case spv::OpFunctionParameter:
+        case spv::OpFunctionCall:
+        case spv::OpReturnValue:
+        case spv::OpUndef:
+        case spv::OpName:
+        case spv::OpLine:
+        case spv::OpNoLine:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool only_describes_values(const ir::Module& module, const ir::Instruction& instruction) {
+    if (instruction.opcode() != spv::OpExtInst) return false;
+    const grammar::ExtInstSetInfo* set = module.ext_inst_set(instruction.word(3));
+    return set && set->non_semantic;
+}
+
 const MatrixType* MatrixTypes::of_value(const ir::Module& module, uint32_t id) const { return find(module.type_of(id)); }
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

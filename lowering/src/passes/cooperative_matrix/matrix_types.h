@@ -11,6 +11,7 @@
 
 #include "passes/cooperative_matrix/lane_layout.h"
 #include "passes/pass.h"
+#include "vkpolyfill/lowering/cooperative_matrix.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 
@@ -50,6 +51,18 @@ struct WorkgroupLayout {
     bool operator==(const WorkgroupLayout&) const = default;
 };
 
+// A workgroup accumulator kept in the driver's own tiles from one multiply-add to the next
+// (resident_accumulators.h): subgroup s holds a block of block_rows x block_columns tiles, block row
+// s / grid_columns, block column s % grid_columns of the tile grid.
+struct ResidentTiles {
+    CooperativeMatrixConfiguration unit;  // the configuration its multiply-adds run on
+    uint32_t tile;                        // the driver's accumulator tile type (unit.m x unit.n)
+    uint32_t grid_columns;
+    uint32_t block_rows, block_columns;
+    uint32_t array;  // what replaces the matrix type: an array of the block's tiles, row by row
+    uint32_t plain;  // a matrix type of the same shape lowered to components, for every other operation
+};
+
 struct MatrixType {
     uint32_t id;  // the OpTypeCooperativeMatrixKHR
     ComponentInfo component;
@@ -61,6 +74,7 @@ struct MatrixType {
     WorkgroupLayout spread;   // workgroup scope only
     uint32_t length;          // components each invocation holds (OpCooperativeMatrixLengthKHR)
     uint32_t lowered;         // OpTypeArray of `length` components
+    std::optional<ResidentTiles> resident{};  // workgroup accumulators only; `lowered` is then the plain type's
 
     bool striped() const { return workgroup && spread.band_rows == 0; }
 };
@@ -76,6 +90,10 @@ class MatrixTypes {
     const MatrixType* of_value(const ir::Module& module, uint32_t id) const;
     const std::unordered_map<uint32_t, MatrixType>& all() const { return types_; }
 
+    // Keeps values of matrix type `id` in the driver's tiles, and declares the plain type of the same
+    // shape (tiles.plain is filled in).
+    void keep_in_tiles(ir::Module& module, uint32_t id, ResidentTiles tiles);
+
   private:
     // Gives workgroup A and B types the bands of the accumulators multiply-adds pair them with.
     void band_workgroup_operands(PassContext& context);
@@ -85,6 +103,12 @@ class MatrixTypes {
     std::unordered_map<uint32_t, MatrixType> types_;
     std::optional<std::optional<std::array<uint32_t, 3>>> workgroup_size_;  // read on first use
 };
+
+// Instructions that move matrices around without looking inside: after the types are replaced they
+// are the same instructions on arrays.
+bool passes_matrices_through(uint32_t opcode);
+// Non-semantic extended instructions (debug information), which only describe values.
+bool only_describes_values(const ir::Module& module, const ir::Instruction& instruction);
 
 std::optional<ComponentInfo> component_info(const ir::Module& module, uint32_t type_id);
 

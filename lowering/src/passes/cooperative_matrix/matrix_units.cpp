@@ -6,6 +6,7 @@
 #include "passes/cooperative_matrix/element_loop.h"
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/relayout.h"
+#include "passes/cooperative_matrix/resident_accumulators.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -34,27 +35,28 @@ std::optional<ComponentType> component_type(LoweringState& state, const Componen
 
 uint64_t bytes_of(const MatrixType& matrix) { return matrix.component.width / 8; }
 
-// The K columns of A (rows of B) staged at once beside the whole of C: all of K, or a multiple of the
-// tile's K that divides it and fits the staging budget; 0 when not even one tile's K does.
-uint32_t k_at_once(const Target& target, const MultiplyAddOperands& o, const CooperativeMatrixConfiguration& unit) {
+// The K columns of A (rows of B) staged at once beside C (unless C stays in the driver's tiles): all of
+// K, or a multiple of the tile's K that divides it and fits the staging budget; 0 when not even one
+// tile's K does.
+uint32_t k_at_once(const Target& target, const MultiplyAddOperands& o, const CooperativeMatrixConfiguration& unit, bool stages_c) {
     const uint32_t m = o.a.rows, k = o.a.columns, n = o.b.columns;
     const uint32_t budget = staging_budget(target);
     if (budget == 0) return k;
-    const uint64_t c_bytes = uint64_t{m} * n * bytes_of(o.c);
+    const uint64_t c_bytes = stages_c ? uint64_t{m} * n * bytes_of(o.c) : 0;
     const uint64_t per_tile_k = (uint64_t{m} * bytes_of(o.a) + uint64_t{n} * bytes_of(o.b)) * unit.k;
     if (c_bytes + per_tile_k > budget) return 0;
     return unit.k * items_at_once(k / unit.k, per_tile_k, static_cast<uint32_t>(budget - c_bytes));
 }
 
 // Where A, B and C sit in the workgroup's scratch areas (one per component type): each after what
-// came before it in its type's area.
+// came before it in its type's area; C only when it is staged.
 struct StagingLayout {
     uint32_t a, b, c;                      // first elements
     std::map<uint32_t, uint32_t> elements;  // component type -> elements its area holds
     uint32_t area(const MatrixType& matrix) const { return elements.at(matrix.component.type); }
 };
 
-StagingLayout staging_layout(const MultiplyAddOperands& o, uint32_t kc) {
+StagingLayout staging_layout(const MultiplyAddOperands& o, uint32_t kc, bool stages_c) {
     StagingLayout layout;
     const auto place = [&](const MatrixType& matrix, uint32_t count) {
         uint32_t& used = layout.elements[matrix.component.type];
@@ -64,7 +66,7 @@ StagingLayout staging_layout(const MultiplyAddOperands& o, uint32_t kc) {
     };
     layout.a = place(o.a, o.a.rows * kc);
     layout.b = place(o.b, kc * o.b.columns);
-    layout.c = place(o.c, o.c.rows * o.c.columns);
+    layout.c = stages_c ? place(o.c, o.c.rows * o.c.columns) : 0;
     return layout;
 }
 
@@ -72,17 +74,26 @@ class UnitMultiplyAdd {
   public:
     UnitMultiplyAdd(LoweringState& state, Scratch& scratch, const MultiplyAddOperands& operands,
                     const CooperativeMatrixConfiguration& unit)
-        : state_(state), scratch_(scratch), o_(operands), unit_(unit), kc_(k_at_once(state.context.target, operands, unit)),
-          staged_(staging_layout(operands, kc_)) {}
+        : state_(state), scratch_(scratch), o_(operands), unit_(unit), resident_(operands.c.resident ? &*operands.c.resident : nullptr),
+          kc_(k_at_once(state.context.target, operands, unit, !resident_)), staged_(staging_layout(operands, kc_, !resident_)) {}
 
+    // A resident C (ResidentTiles) comes and goes as the subgroups' tiles; any other is staged in
+    // and out of shared memory around the multiply-add.
     uint32_t function() {
         const uint32_t m = o_.a.rows, k = o_.a.columns, n = o_.b.columns;
-        const uint32_t parameters[] = {o_.a.lowered, o_.b.lowered, o_.c.lowered};
-        ir::FunctionBuilder function(state_.module(), state_.types(), o_.result.lowered, parameters);
+        const uint32_t c_type = resident_ ? resident_->array : o_.c.lowered;
+        const uint32_t parameters[] = {o_.a.lowered, o_.b.lowered, c_type};
+        ir::FunctionBuilder function(state_.module(), state_.types(), resident_ ? c_type : o_.result.lowered, parameters);
         ir::Builder& b = function.body();
         const uint32_t u = state_.uint_type();
         scratch_.barrier(b, true);  // the previous user's reads are done
-        store_to_scratch(state_, scratch_, function, o_.c, function.parameter(2), staged_.c, n, false, staged_.area(o_.c));
+        uint32_t sums = 0;
+        if (resident_) {
+            sums = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, c_type));
+            b.add(spv::OpStore, 0, {sums, function.parameter(2)});
+        } else {
+            store_to_scratch(state_, scratch_, function, o_.c, function.parameter(2), staged_.c, n, false, staged_.area(o_.c));
+        }
         std::optional<ScratchWindow> a_window, b_window;
         if (kc_ != k) {
             const uint32_t chunk = function.begin_loop(state_.uint_constant(k / kc_), spv::LoopControlDontUnrollMask);
@@ -94,22 +105,59 @@ class UnitMultiplyAdd {
         store_to_scratch(state_, scratch_, function, o_.a, function.parameter(0), staged_.a, kc_, false, staged_.area(o_.a), a_window);
         store_to_scratch(state_, scratch_, function, o_.b, function.parameter(1), staged_.b, n, false, staged_.area(o_.b), b_window);
         scratch_.barrier(b, true);
-        multiply_tiles(function, m, n);
+        if (resident_) {
+            multiply_blocks(function, sums, n);
+        } else {
+            multiply_tiles(function, m, n);
+        }
         if (kc_ != k) function.end_loop();
+        if (resident_) {
+            function.finish(b.add(spv::OpLoad, c_type, {sums}));
+            return function.id();
+        }
         scratch_.barrier(b, true);  // every tile of the result is stored
-        const Placement place(state_, b, o_.result);
-        Components result(state_, function, o_.result.lowered, o_.result.component.type, o_.result.length);
-        repeat(state_, function, o_.result.length, [&](const Iteration& e) {
-            const uint32_t line = b.add(spv::OpIMul, u, {place.row(b, e), state_.uint_constant(n)});
-            const uint32_t index = b.add(spv::OpIAdd, u, {state_.uint_constant(staged_.c), b.add(spv::OpIAdd, u, {line, place.column(b, e)})});
-            result.set(e, b.add(spv::OpLoad, o_.result.component.type,
-                                {scratch_.element_pointer(b, o_.c.component.type, index, staged_.area(o_.c), true)}));
-        });
-        function.finish(result.value());
+        function.finish(load_from_scratch(state_, scratch_, function, o_.result, staged_.c, n, staged_.area(o_.c)));
         return function.id();
     }
 
   private:
+    // Each subgroup adds to its block of C's tiles (`sums`, a Function variable of them) the products
+    // along the staged K: a tile of A per block row and one of B per block column each step, each
+    // multiplied block_columns (block_rows) times.
+    void multiply_blocks(ir::FunctionBuilder& function, uint32_t sums, uint32_t n) {
+        ir::Builder& b = function.body();
+        const uint32_t u = state_.uint_type();
+        const ResidentTiles& t = *resident_;
+        const uint32_t a_tile = state_.unit_matrix_type(o_.a.component.type, unit_.m, unit_.k, Use::A);
+        const uint32_t b_tile = state_.unit_matrix_type(o_.b.component.type, unit_.k, unit_.n, Use::B);
+        const uint32_t tile_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, t.tile);
+        const TileBlock block = tile_block(state_, b, t);
+        const uint32_t step = function.begin_loop(state_.uint_constant(kc_ / unit_.k), spv::LoopControlDontUnrollMask);
+        const uint32_t k_first = b.add(spv::OpIMul, u, {step, state_.uint_constant(unit_.k)});
+        std::vector<uint32_t> a_tiles, b_tiles;
+        for (uint32_t i = 0; i < t.block_rows; ++i) {
+            const uint32_t row = b.add(spv::OpIAdd, u, {block.first_row, state_.uint_constant(i * unit_.m)});
+            const uint32_t line = b.add(spv::OpIMul, u, {row, state_.uint_constant(kc_)});
+            const uint32_t first = b.add(spv::OpIAdd, u, {state_.uint_constant(staged_.a), b.add(spv::OpIAdd, u, {line, k_first})});
+            a_tiles.push_back(load_tile(b, a_tile, pointer(b, o_.a, first), kc_));
+        }
+        for (uint32_t j = 0; j < t.block_columns; ++j) {
+            const uint32_t column = b.add(spv::OpIAdd, u, {block.first_column, state_.uint_constant(j * unit_.n)});
+            const uint32_t line = b.add(spv::OpIMul, u, {k_first, state_.uint_constant(n)});
+            const uint32_t first = b.add(spv::OpIAdd, u, {state_.uint_constant(staged_.b), b.add(spv::OpIAdd, u, {line, column})});
+            b_tiles.push_back(load_tile(b, b_tile, pointer(b, o_.b, first), n));
+        }
+        for (uint32_t i = 0; i < t.block_rows; ++i) {
+            for (uint32_t j = 0; j < t.block_columns; ++j) {
+                const uint32_t sum = b.add(spv::OpAccessChain, tile_pointer, {sums, state_.uint_constant(i * t.block_columns + j)});
+                std::vector<uint32_t> multiply{a_tiles[i], b_tiles[j], b.add(spv::OpLoad, t.tile, {sum})};
+                if (o_.operands_mask != 0) multiply.push_back(o_.operands_mask);
+                b.add(spv::OpStore, 0, {sum, b.add(spv::OpCooperativeMatrixMulAddKHR, t.tile, multiply)});
+            }
+        }
+        function.end_loop();
+    }
+
     // Each subgroup takes the result's tiles subgroup id, + subgroups, ...: loads the tile of C (the
     // sum so far), adds the products of A's and B's staged tiles along the staged K, stores it back.
     void multiply_tiles(ir::FunctionBuilder& function, uint32_t m, uint32_t n) {
@@ -160,6 +208,7 @@ class UnitMultiplyAdd {
     Scratch& scratch_;
     const MultiplyAddOperands& o_;
     const CooperativeMatrixConfiguration& unit_;
+    const ResidentTiles* resident_;
     uint32_t kc_;
     StagingLayout staged_;
 };
@@ -179,7 +228,7 @@ std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& sta
     std::optional<CooperativeMatrixConfiguration> best;
     for (const CooperativeMatrixConfiguration& unit : target.native_matrices) {
         if (unit.a != a || unit.b != b || unit.c != c || unit.result != r || unit.saturating_accumulation != saturating) continue;
-        if (m % unit.m != 0 || n % unit.n != 0 || k % unit.k != 0 || k_at_once(target, o, unit) == 0) continue;
+        if (m % unit.m != 0 || n % unit.n != 0 || k % unit.k != 0 || k_at_once(target, o, unit, true) == 0) continue;
         if (!best || unit.m * unit.n * unit.k > best->m * best->n * best->k) best = unit;
     }
     return best;

@@ -1,11 +1,14 @@
 // Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) on the driver's own subgroup-scope KHR
 // cooperative matrices (Target::native_matrices), so that GPUs with matrix units but without coopmat2
-// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them (Target::multiply_on_native_matrices). The operands keep the lowered layouts
-// (matrix_types.h) everywhere else; for the multiply-add, A, B and C are written to shared memory
-// row-major, each subgroup then loads the driver's tiles of its share of the result, multiplies
-// them along K and stores them back, and every invocation reads the elements of the result it
-// holds. The product, M N K multiply-adds, runs on the units; the staging moves M K + K N + 2 M N
-// elements through shared memory, as the plain staged multiply-add moves M K + K N.
+// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them (Target::multiply_on_native_matrices).
+// A and B keep the lowered layouts (matrix_types.h) everywhere else and are written to shared memory
+// row-major for the multiply-add, a chunk of K at a time; each subgroup then loads the driver's tiles
+// of A and B its share of the result needs and multiplies along K. An accumulator kept in the
+// driver's tiles (resident_accumulators.h) stays in the subgroups' registers: each multiplies its
+// block of tiles, a tile of A per block row and of B per block column each step. Any other C is
+// written to shared memory too, each subgroup loads, multiplies and stores back its tiles, and every
+// invocation reads the elements of the result it holds: M K + K N + 2 M N elements through shared
+// memory instead of the plain staged multiply-add's M K + K N.
 #pragma once
 
 #include <optional>

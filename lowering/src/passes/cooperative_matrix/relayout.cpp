@@ -384,6 +384,20 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
     if (writer) function.end_if();
 }
 
+uint32_t load_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
+                           uint32_t offset, uint32_t pitch, uint32_t area_elements) {
+    ir::Builder& b = function.body();
+    const uint32_t u = state.uint_type();
+    const Placement place(state, b, m);
+    Components components(state, function, m.lowered, m.component.type, m.length);
+    repeat(state, function, m.length, [&](const Iteration& e) {
+        const uint32_t line = b.add(spv::OpIMul, u, {place.row(b, e), state.uint_constant(pitch)});
+        const uint32_t index = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIAdd, u, {line, place.column(b, e)})});
+        components.set(e, read_scratch(scratch, b, m, index, area_elements));
+    });
+    return components.value();
+}
+
 bool needs_relayout(LoweringState& state, const ir::Instruction& instruction) {
     switch (instruction.opcode()) {
         case spv::OpCooperativeMatrixConvertNV:

@@ -38,6 +38,10 @@ struct ScratchWindow {
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                       uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements,
                       const std::optional<ScratchWindow>& window = std::nullopt);
+// The elements of a matrix of type `m` read from offset + row * pitch + column of the scratch area for
+// its component type and scope, which holds `area_elements`: the value of m.lowered; no barriers.
+uint32_t load_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
+                           uint32_t offset, uint32_t pitch, uint32_t area_elements);
 bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix
