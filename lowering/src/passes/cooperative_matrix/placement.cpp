@@ -11,6 +11,15 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
     const LaneLayout& layout = matrix.layout;
     if (striped) {
         invocation_ = invocation_in_workgroup(state, b);
+        // Where a stripe is whole rows (or rows are whole stripes), element e's row and column are the
+        // invocation's plus constants: the per-element address arithmetic then folds to offsets from
+        // one base (on the GPU compilers, computing (e * invocations + invocation) / columns for every
+        // element kept each element's address live: ACO spilled them in llama.cpp's coopmat2 GEMM).
+        const uint32_t invocations = matrix.spread.invocations, columns = matrix.columns;
+        if (invocations % columns == 0) {
+            stripe_row_ = b.add(spv::OpUDiv, u, {invocation_, state.uint_constant(columns)});
+            stripe_column_ = b.add(spv::OpUMod, u, {invocation_, state.uint_constant(columns)});
+        }
         return;
     }
     if (layout.column_lanes > 1 || layout.row_groups > 1) {
@@ -51,6 +60,8 @@ uint32_t Placement::invocation_in_workgroup(LoweringState& state, ir::Builder& b
 
 uint32_t Placement::row(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
+    if (stripe_row_) return b.add(spv::OpIAdd, u, {stripe_row_, state_.uint_constant(e * rows_per_stripe())});
+    if (invocation_ && stripe_within_row()) return state_.uint_constant(e / stripes_per_row());
     if (invocation_) {  // striped: (e * invocations + invocation) / columns
         const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
         return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
@@ -62,6 +73,10 @@ uint32_t Placement::row(ir::Builder& b, uint32_t e) const {
 
 uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
+    if (stripe_column_) return stripe_column_;
+    if (invocation_ && stripe_within_row()) {
+        return b.add(spv::OpIAdd, u, {state_.uint_constant(e % stripes_per_row() * matrix_.spread.invocations), invocation_});
+    }
     if (invocation_) {
         const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
         return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
@@ -73,6 +88,8 @@ uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
 
 uint32_t Placement::row_at(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
+    if (stripe_row_) return b.add(spv::OpIAdd, u, {stripe_row_, b.add(spv::OpIMul, u, {e, state_.uint_constant(rows_per_stripe())})});
+    if (invocation_ && stripe_within_row()) return b.add(spv::OpUDiv, u, {e, state_.uint_constant(stripes_per_row())});
     if (invocation_) {
         const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
         return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
@@ -85,6 +102,11 @@ uint32_t Placement::row_at(ir::Builder& b, uint32_t e) const {
 
 uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
+    if (stripe_column_) return stripe_column_;
+    if (invocation_ && stripe_within_row()) {
+        const uint32_t stripe = b.add(spv::OpUMod, u, {e, state_.uint_constant(stripes_per_row())});
+        return b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {stripe, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+    }
     if (invocation_) {
         const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
         return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});

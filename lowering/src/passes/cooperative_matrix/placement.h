@@ -49,11 +49,19 @@ class Placement {
     uint32_t sole_writer(ir::Builder& builder) const;
 
   private:
+    // Striped, where invocations and columns divide one another: a stripe of invocations covers
+    // rows_per_stripe() whole rows, or a row stripes_per_row() whole stripes.
+    uint32_t rows_per_stripe() const { return matrix_.spread.invocations / matrix_.columns; }
+    bool stripe_within_row() const { return matrix_.columns % matrix_.spread.invocations == 0; }
+    uint32_t stripes_per_row() const { return matrix_.columns / matrix_.spread.invocations; }
+
     LoweringState& state_;
     const MatrixType& matrix_;
     uint32_t first_column_ = 0;  // subgroup and band layouts: the column lane's first column
     uint32_t row_group_ = 0;
     uint32_t invocation_ = 0;   // striped: the invocation's index in the workgroup
+    uint32_t stripe_row_ = 0;     // striped over whole rows: the invocation's row and column in its stripe
+    uint32_t stripe_column_ = 0;
     uint32_t band_row_ = 0;     // banded: the band's first row and column
     uint32_t band_column_ = 0;
 };
