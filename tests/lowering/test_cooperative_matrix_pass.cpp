@@ -294,6 +294,25 @@ TEST(CooperativeMatrixPass, SubgroupRowReductionsAndConversionsShuffleWhereTheTa
     }
 }
 
+// A workgroup row reduction into the same shape whose bands are whole rows (64x64 over 2 subgroups of 32:
+// bands of 32x64, shaders/tests/coopmat2/subgroup_reduce_shapes.comp) combines each row by shuffles
+// in its subgroup where the target has them, as a subgroup's rows are, instead of every invocation
+// reading the row's partials from shared memory for each element it holds.
+TEST(CooperativeMatrixPass, WorkgroupRowReductionsOverWholeRowBandsShuffle) {
+    constexpr uint32_t kRow = 1, kScopeWorkgroup = 2;
+    for (bool shuffles : {false, true}) {
+        SCOPED_TRACE(shuffles ? "with shuffles" : "without shuffles");
+        Target target = emulating_coopmat(32, false);
+        target.distributed_matrices = true;
+        target.subgroup_shuffles = shuffles;
+        const Result result =
+            lowered_corpus_module("subgroup_reduce_shapes.comp.spv", {kRow, 64, 64, 32, 64, 32, 32, 1, 64, kScopeWorkgroup}, target);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        EXPECT_EQ(read_facts(result.words).count(spv::OpGroupNonUniformShuffleXor) > 0, shuffles);
+    }
+}
+
 // The loops the driver is asked to keep (OpLoopMerge with DontUnroll) in the attention kernel
 // (shaders/bench/attention_coopmat2.comp, one subgroup of 8) with head dimension `head` and blocks of
 // `block` keys, lowered for lavapipe or (`simd_lanes` false) a GPU, checked valid.

@@ -61,14 +61,20 @@ bool report(LoweringState& state, const ir::Instruction& instruction, const std:
     return false;
 }
 
-// Whether values can move between the invocations of a subgroup-scope matrix's subgroup by shuffles
-// and broadcasts: the target has them, each invocation holds every row of `m` (one row group), so its
-// column lane is its subgroup invocation id, and the components are 32-bit (subgroup operations on
-// 8-, 16- and 64-bit types need shaderSubgroupExtendedTypes, which the application may not enable).
-bool shuffles_reach(LoweringState& state, const MatrixType& m) {
-    return state.context.target.subgroup_shuffles && state.module().header.version >= 0x00010300 && !m.workgroup &&
+// Whether the elements of each row of `m` can move between the invocations that hold them by
+// shuffles and broadcasts: the target has them, the row lies in one subgroup (a subgroup-scope
+// matrix, or a workgroup accumulator in bands as wide as the matrix), each invocation holds every row
+// of its subgroup's (one row group), so its column lane is its subgroup invocation id, and the
+// components are 32-bit (subgroup operations on 8-, 16- and 64-bit types need
+// shaderSubgroupExtendedTypes, which the application may not enable).
+bool shuffles_reach_rows(LoweringState& state, const MatrixType& m) {
+    const bool rows_in_a_subgroup = !m.workgroup || (!m.striped() && m.spread.bands_across == 1);
+    return state.context.target.subgroup_shuffles && state.module().header.version >= 0x00010300 && rows_in_a_subgroup &&
            m.layout.row_groups == 1 && m.component.width == 32;
 }
+
+// The same for all of a subgroup-scope matrix.
+bool shuffles_reach(LoweringState& state, const MatrixType& m) { return !m.workgroup && shuffles_reach_rows(state, m); }
 
 // Replaces block.instructions[index] by a call of `function` on its operand(s) `arguments`.
 void call_instead(LoweringState& state, ir::BasicBlock& block, size_t index, uint32_t function, std::vector<uint32_t> arguments) {
@@ -476,7 +482,11 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
         const uint32_t parameters[] = {source->lowered};
         ir::FunctionBuilder function(state.module(), state.types(), result->lowered, parameters);
         Reduction reduction(state, scratch, function, *source, *result, combine);
-        const bool shuffled = mode == kReduceRow && shuffles_reach(state, *source) && shuffles_reach(state, *result);
+        // A workgroup one's rows by shuffles too where its bands are whole rows: llama.cpp's coopmat2
+        // flash attention's row maxima and sums (64x64 over 2 subgroups of 64) read each row's 64
+        // partials from shared memory for every element an invocation holds (2,048 loads) otherwise.
+        const bool shuffled = mode == kReduceRow && shuffles_reach_rows(state, *source) && shuffles_reach_rows(state, *result) &&
+                              source->spread == result->spread;
         function.finish(mode == kReduce2x2 ? reduction.quads() : shuffled ? reduction.rows_by_shuffles() : reduction.lines(mode));
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
