@@ -218,9 +218,11 @@ class MultiplyAdd {
         const uint32_t u = state_.uint_type(), wide = wide_type();
         const LaneLayout& layout = c_->layout;
         const Placement held(state_, b, *c_);
-        std::vector<uint32_t> rows, columns;  // of the accumulators held: row i * NL + t is (rows[i], columns[t])
-        for (uint32_t i = 0; i < layout.rows_per_lane; ++i) rows.push_back(held.row(b, i * layout.columns_per_lane));
-        for (uint32_t t = 0; t < layout.columns_per_lane; ++t) columns.push_back(held.column(b, t));
+        // Of the accumulators held: element i * NL + t is (rows[i], columns[t]), each an id the same
+        // for all plus a constant, which the loads' addresses add last (their offsets, on a GPU).
+        std::vector<Placement::Split> rows, columns;
+        for (uint32_t i = 0; i < layout.rows_per_lane; ++i) rows.push_back(held.row_split(b, i * layout.columns_per_lane));
+        for (uint32_t t = 0; t < layout.columns_per_lane; ++t) columns.push_back(held.column_split(b, t));
         const uint32_t wide_array = state_.types().get_type_array(wide, state_.uint_constant(c_->length));
         const uint32_t sums = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, wide_array));
         b.add(spv::OpStore, 0, {sums, widened(function, accumulator, *c_, false)});
@@ -233,12 +235,15 @@ class MultiplyAdd {
         };
         const uint32_t k = function.begin_loop(state_.uint_constant(kc));
         std::vector<uint32_t> a_values, b_values;
-        for (const uint32_t row : rows) {
-            const uint32_t index = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state_.uint_constant(kc)}), k});
-            a_values.push_back(staged(*a_, index, a_area, false));
+        for (const Placement::Split& row : rows) {
+            const uint32_t base = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k});
+            a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {base, state_.uint_constant(row.constant * kc)}), a_area, false));
         }
-        const uint32_t line = b.add(spv::OpIAdd, u, {state_.uint_constant(b_offset), b.add(spv::OpIMul, u, {k, state_.uint_constant(n)})});
-        for (const uint32_t column : columns) b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {line, column}), b_area, false));
+        const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
+        for (const Placement::Split& column : columns) {
+            const uint32_t base = b.add(spv::OpIAdd, u, {line, column.base});
+            b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {base, state_.uint_constant(b_offset + column.constant)}), b_area, false));
+        }
         for (uint32_t i = 0; i < rows.size(); ++i) {
             for (uint32_t t = 0; t < columns.size(); ++t) {
                 const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {sums, state_.uint_constant(i * layout.columns_per_lane + t)});

@@ -116,6 +116,36 @@ uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
     return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
 }
 
+Placement::Split Placement::row_split(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (stripe_row_) return {stripe_row_, e * rows_per_stripe()};
+    if (invocation_ && stripe_within_row()) return {state_.uint_constant(0), e / stripes_per_row()};
+    if (invocation_) return {row(b, e), 0};
+    return {band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row_group_}) : row_group_, matrix_.layout.row(e, 0)};
+}
+
+Placement::Split Placement::column_split(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type();
+    if (stripe_column_) return {stripe_column_, 0};
+    if (invocation_ && stripe_within_row()) return {invocation_, e % stripes_per_row() * matrix_.spread.invocations};
+    if (invocation_) return {column(b, e), 0};
+    return {band_column_ ? b.add(spv::OpIAdd, u, {band_column_, first_column_}) : first_column_, matrix_.layout.column(e, 0)};
+}
+
+uint32_t Placement::index(ir::Builder& b, const Iteration& e, uint32_t pitch, uint32_t offset, bool transpose) const {
+    const uint32_t u = state_.uint_type();
+    if (!e.fixed) {
+        const uint32_t major = transpose ? column(b, e) : row(b, e), minor = transpose ? row(b, e) : column(b, e);
+        const uint32_t line = b.add(spv::OpIAdd, u, {state_.uint_constant(offset), b.add(spv::OpIMul, u, {major, state_.uint_constant(pitch)})});
+        return b.add(spv::OpIAdd, u, {line, minor});
+    }
+    const Split row = row_split(b, *e.fixed), column = column_split(b, *e.fixed);
+    const Split& major = transpose ? column : row;
+    const Split& minor = transpose ? row : column;
+    const uint32_t base = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {major.base, state_.uint_constant(pitch)}), minor.base});
+    return b.add(spv::OpIAdd, u, {base, state_.uint_constant(offset + major.constant * pitch + minor.constant)});
+}
+
 std::optional<uint32_t> Placement::fixed_row(uint32_t e) const {
     if (matrix_.workgroup || matrix_.layout.row_groups > 1) return std::nullopt;
     return matrix_.layout.row(e, 0);

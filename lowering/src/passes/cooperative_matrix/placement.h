@@ -26,6 +26,19 @@ class Placement {
     uint32_t column(ir::Builder& builder, const Iteration& e) const {
         return e.fixed ? column(builder, *e.fixed) : column_at(builder, e.index);
     }
+    // Row (column) of element `e` as an id plus a constant: the id is the same for every element where
+    // the layout allows (its band's, row group's, stripe's first), so that addresses built from it
+    // differ by constants the compilers fold into their loads' offsets.
+    struct Split {
+        uint32_t base;      // a uint id
+        uint32_t constant;
+    };
+    Split row_split(ir::Builder& builder, uint32_t e) const;
+    Split column_split(ir::Builder& builder, uint32_t e) const;
+    // offset + row * pitch + column of element `e` (transposed: column * pitch + row), the constant
+    // part added last.
+    uint32_t index(ir::Builder& builder, const Iteration& e, uint32_t pitch, uint32_t offset = 0, bool transpose = false) const;
+
     // The row / column of element `e` when every invocation has the same one there.
     std::optional<uint32_t> fixed_row(uint32_t e) const;
     std::optional<uint32_t> fixed_column(uint32_t e) const;

@@ -354,7 +354,7 @@ uint32_t relayout_through_scratch(LoweringState& state, Scratch& scratch, ir::Fu
     const Placement place(state, b, result);
     Components components(state, function, result.lowered, result.component.type, result.length);
     repeat(state, function, result.length, [&](const Iteration& e) {
-        const uint32_t value = read_scratch(state, scratch, b, staged, place.row(b, e), place.column(b, e), result.columns);
+        const uint32_t value = read_scratch(scratch, b, staged, place.index(b, e, result.columns), staged.rows * staged.columns);
         components.set(e, convert_first ? value : convert(state, b, value, source.component, result.component, opcode));
     });
     return components.value();
@@ -372,19 +372,21 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
     if (writer) function.begin_if(writer);
     const uint32_t u = state.uint_type();
     repeat(state, function, m.length, [&](const Iteration& e) {
-        uint32_t row = place.row(b, e), column = place.column(b, e);
         const uint32_t value = elements.get(e);
+        uint32_t index = 0;
         if (window) {  // counted from the window's first; below it wraps past the count
+            uint32_t row = place.row(b, e), column = place.column(b, e);
             uint32_t& windowed = window->rows ? row : column;
             windowed = b.add(spv::OpISub, u, {windowed, window->first});
             function.begin_if(b.add(spv::OpULessThan, state.types().get_type_bool(), {windowed, state.uint_constant(window->count)}));
+            const uint32_t major = transpose ? column : row;
+            const uint32_t minor = transpose ? row : column;
+            const uint32_t line = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIMul, u, {major, state.uint_constant(pitch)})});
+            index = b.add(spv::OpIAdd, u, {line, minor});
+        } else {
+            index = place.index(b, e, pitch, offset, transpose);
         }
-        const uint32_t major = transpose ? column : row;
-        const uint32_t minor = transpose ? row : column;
-        const uint32_t line = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIMul, u, {major, state.uint_constant(pitch)})});
-        b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, b.add(spv::OpIAdd, u, {line, minor}), area_elements,
-                                                        m.workgroup),
-                                value});
+        b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, index, area_elements, m.workgroup), value});
         if (window) function.end_if();
     });
     if (writer) function.end_if();
@@ -393,14 +395,10 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
 uint32_t load_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                            uint32_t offset, uint32_t pitch, uint32_t area_elements) {
     ir::Builder& b = function.body();
-    const uint32_t u = state.uint_type();
     const Placement place(state, b, m);
     Components components(state, function, m.lowered, m.component.type, m.length);
-    repeat(state, function, m.length, [&](const Iteration& e) {
-        const uint32_t line = b.add(spv::OpIMul, u, {place.row(b, e), state.uint_constant(pitch)});
-        const uint32_t index = b.add(spv::OpIAdd, u, {state.uint_constant(offset), b.add(spv::OpIAdd, u, {line, place.column(b, e)})});
-        components.set(e, read_scratch(scratch, b, m, index, area_elements));
-    });
+    repeat(state, function, m.length,
+           [&](const Iteration& e) { components.set(e, read_scratch(scratch, b, m, place.index(b, e, pitch, offset), area_elements)); });
     return components.value();
 }
 

@@ -45,6 +45,7 @@ uint32_t element_access(const LoweringState& state, const ir::Instruction& instr
         case spv::OpCompositeExtract:
         case spv::OpCompositeInsert: {
             const size_t composite = instruction.opcode() == spv::OpCompositeExtract ? 0 : 1;
+            if (operands.size() <= composite) return 0;  // malformed: reported where it is lowered
             uint32_t type = module.type_of(operands[composite]);
             for (size_t i = composite + 1; i < operands.size() && type; ++i) {
                 if (state.matrices.find(type)) return type;
@@ -54,6 +55,7 @@ uint32_t element_access(const LoweringState& state, const ir::Instruction& instr
         }
         case spv::OpAccessChain:
         case spv::OpInBoundsAccessChain: {
+            if (operands.empty()) return 0;
             const ir::Instruction* pointer = module.find_definition(module.type_of(operands[0]));
             uint32_t type = pointer && pointer->opcode() == spv::OpTypePointer ? pointer->word(3) : 0;
             for (size_t i = 1; i < operands.size() && type; ++i) {
@@ -141,8 +143,8 @@ void choose_resident_accumulators(LoweringState& state) {
     for (const auto& function : module.functions) {
         function->for_each_instruction([&](const ir::Instruction& instruction) {
             if (const uint32_t accessed = element_access(state, instruction)) uses[accessed].possible = false;
-            if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR) return;
             const auto operands = instruction.operand_words();
+            if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR || operands.size() < 3) return;
             const MatrixType* a = state.matrices.of_value(module, operands[0]);
             const MatrixType* b = state.matrices.of_value(module, operands[1]);
             const MatrixType* c = state.matrices.of_value(module, operands[2]);
@@ -188,7 +190,7 @@ size_t plain_around(LoweringState& state, Scratch& scratch, ir::BasicBlock& bloc
     ir::Module& module = state.module();
     ir::Instruction& instruction = *block.instructions[index];
     if (carries_resident(module, instruction)) return index;
-    if (instruction.opcode() == spv::OpCooperativeMatrixMulAddKHR) {
+    if (instruction.opcode() == spv::OpCooperativeMatrixMulAddKHR && instruction.operand_words().size() >= 3) {
         const MatrixType* c = state.matrices.of_value(module, instruction.operand_words()[2]);
         if (c && c->resident) return index;  // multiplies the tiles themselves
     }
