@@ -61,11 +61,6 @@ std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     if (!multisampled_local_reads(facts)) need("local reads of multisampled attachments");
     if (!facts.vulkan12.descriptorBindingPartiallyBound) need("descriptorBindingPartiallyBound");
     if (!facts.vulkan12.separateDepthStencilLayouts) need("separateDepthStencilLayouts");
-    const VkPhysicalDeviceLimits& limits = facts.properties.limits;
-    if (limits.maxBoundDescriptorSets <= kApplicationSets) {
-        need(std::format("a descriptor set beside the {} Vulkan guarantees the application (maxBoundDescriptorSets is {})",
-                         kApplicationSets, limits.maxBoundDescriptorSets));
-    }
     if (tile_image_color_budget(facts).colors == 0) {
         need(std::format("input attachments for a color, depth and stencil beside the {} Vulkan guarantees the application "
                          "(maxPerStageDescriptorInputAttachments is {})",
@@ -88,12 +83,16 @@ void report_features(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain
 
 uint32_t reduced(uint32_t limit, uint32_t taken) { return limit > taken ? limit - taken : 0; }
 
-// The layer's descriptor set takes one set and an input attachment per attachment from every stage.
+// The layer's descriptor set takes the device's last set and an input attachment per attachment from
+// every stage. Where the device has no more sets than Vulkan's minimum (Turnip on the Adreno 6xx: 4), the
+// limit stays that minimum and the layer's set is the fourth: a pipeline or shader object reading tile
+// images may list 3 sets, and one listing 4 is refused with an error naming the limit
+// (TileImageLayouts::too_many_sets).
 void report_limits(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {
     const uint32_t taken = tile_image_input_attachments(facts);
     VkPhysicalDeviceLimits& limits = reinterpret_cast<VkPhysicalDeviceProperties2*>(chain)->properties.limits;
     const VkPhysicalDeviceLimits& driver = facts.properties.limits;
-    limits.maxBoundDescriptorSets = driver.maxBoundDescriptorSets - 1;
+    limits.maxBoundDescriptorSets = std::max(driver.maxBoundDescriptorSets - 1, kApplicationSets);
     limits.maxPerStageDescriptorInputAttachments = reduced(driver.maxPerStageDescriptorInputAttachments, taken);
     limits.maxDescriptorSetInputAttachments = reduced(driver.maxDescriptorSetInputAttachments, taken);
     limits.maxPerStageResources = reduced(driver.maxPerStageResources, taken);

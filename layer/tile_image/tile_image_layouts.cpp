@@ -98,15 +98,21 @@ std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::create(const Applic
     return std::make_shared<const LayerPipelineLayout>(device_, next_, layout);
 }
 
+std::string TileImageLayouts::too_many_sets(size_t sets) const {
+    if (sets <= layer_set_) return {};
+    return std::format("lists {} descriptor set layouts, and a shader reading tile images may list {}: the layer's input "
+                       "attachments take set {}, the last of the device's {} (maxBoundDescriptorSets)",
+                       sets, layer_set_, layer_set_, layer_set_ + 1);
+}
+
 std::shared_ptr<const LayerPipelineLayout> TileImageLayouts::pipeline_layout(VkPipelineLayout application, std::string& error) {
     const std::shared_ptr<const ApplicationLayout> app = application_layout(application);
     if (!app) {
         error = "its pipeline layout was created before the layer could see it";
         return nullptr;
     }
-    if (app->sets.size() > layer_set_) {
-        error = std::format("its pipeline layout has {} descriptor sets; with tile-image reads the device has {}",
-                            app->sets.size(), layer_set_);
+    if (std::string reason = too_many_sets(app->sets.size()); !reason.empty()) {
+        error = "its pipeline layout " + reason;
         return nullptr;
     }
     std::lock_guard lock(mutex_);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <vkpolyfill/lowering/tile_image.h>
@@ -60,6 +61,9 @@ class TileImageLayouts {
     TileImageLayouts& operator=(const TileImageLayouts&) = delete;
 
     uint32_t layer_set() const { return layer_set_; }
+    // Why a pipeline layout or shader object listing `sets` set layouts cannot read tile images (it
+    // reaches the layer's set), or "".
+    std::string too_many_sets(size_t sets) const;
 
     void record(VkPipelineLayout layout, const VkPipelineLayoutCreateInfo& info);
     void forget(VkPipelineLayout layout);

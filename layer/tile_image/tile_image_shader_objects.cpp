@@ -22,10 +22,8 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
-    if (info.setLayoutCount > tile.layouts.layer_set()) {
-        return refuse_tile_image_reads(data, code,
-                                       std::format("it lists {} descriptor set layouts; with tile-image reads the device has {}",
-                                                   info.setLayoutCount, tile.layouts.layer_set()));
+    if (std::string reason = tile.layouts.too_many_sets(info.setLayoutCount); !reason.empty()) {
+        return refuse_tile_image_reads(data, code, "it " + reason);
     }
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
     if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");

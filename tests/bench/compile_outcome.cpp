@@ -142,4 +142,15 @@ int unmet_budgets(const CompileSubject& k, const Outcome& o, const std::string& 
     return unmet;
 }
 
+int expected_refusal(const CompileSubject& k, const Outcome& o, const std::string& said) {
+    if (o.created() || said.empty()) {
+        std::fprintf(stderr, "%s: expected the layer to refuse it on %s, and it %s\n", k.name.c_str(), o.device.c_str(),
+                     o.created() ? "was created" : ("failed otherwise: " + o.problem).c_str());
+        return 1;
+    }
+    // GoogleTest's form, which ctest's skip expression and scripts/conformance.sh read as "not supported".
+    std::printf("%s: Skipped\nnot supported: the layer refuses it on %s: %s\n", k.name.c_str(), o.device.c_str(), said.c_str());
+    return 0;
+}
+
 }  // namespace vkpolyfill::bench

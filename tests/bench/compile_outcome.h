@@ -43,5 +43,9 @@ void print_json(const CompileSubject& subject, const Outcome& outcome);
 void print_text(const CompileSubject& subject, const Outcome& outcome);
 // The number of `expect`ed budgets (comma-separated names) the outcome does not meet, each named on stderr.
 int unmet_budgets(const CompileSubject& subject, const Outcome& outcome, const std::string& expect);
+// The exit status of a run that expects the layer to refuse the pipeline (beyond what it offers on the
+// device): 0 when it failed and the layer said why (`said`, its error messages), printed as not
+// supported; 1, saying so on stderr, when it was created or failed otherwise.
+int expected_refusal(const CompileSubject& subject, const Outcome& outcome, const std::string& said);
 
 }  // namespace vkpolyfill::bench

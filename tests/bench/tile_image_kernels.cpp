@@ -71,10 +71,16 @@ std::vector<std::string> tile_image_kernel_names() {
     return names;
 }
 
-int compile_tile_image(const std::string& name, bool json, const std::string& expect) {
-    const SceneSpec spec = spec_of(name);
+int compile_tile_image(const TileImageRequest& request, bool json, const std::string& expect) {
+    SceneSpec spec = spec_of(request.name);
     ModuleDevice device(ModuleRoute::Layer);
-    const CompileSubject subject{"tile_image." + name, "the tile-image tests' pipeline of " + spec.fragment_shader, "layer",
+    if (request.every_set) {
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(device.context().physical_device, &properties);
+        spec.descriptor_sets = properties.limits.maxBoundDescriptorSets;
+    }
+    const CompileSubject subject{"tile_image." + request.name + (request.every_set ? ".every_set" : ""),
+                                 "the tile-image tests' pipeline of " + spec.fragment_shader, "layer",
                                  std::to_string(spec.samples) + " samples"};
     if (!device.enabled(VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME)) {
         Outcome outcome;
@@ -97,6 +103,7 @@ int compile_tile_image(const std::string& name, bool json, const std::string& ex
         },
         [&renderer] { renderer.reset(); });
     json ? print_json(subject, outcome) : print_text(subject, outcome);
+    if (request.refusal_expected) return expected_refusal(subject, outcome, device.layer_problems());
     return unmet_budgets(subject, outcome, expect) ? 1 : 0;
 }
 

@@ -11,9 +11,15 @@ namespace vkpolyfill::bench {
 
 std::vector<std::string> tile_image_kernel_names();
 
+struct TileImageRequest {
+    std::string name;
+    bool every_set = false;         // the pipeline layout lists every descriptor set the device reports
+    bool refusal_expected = false;  // the layer must refuse it (compile_outcome.h's expected_refusal)
+};
+
 // Compiles one through the layer and prints it as compile_outcome.h does; the exit status of the run.
 // A device without VK_EXT_shader_tile_image (native or through the layer) skips it, as GoogleTest
 // prints a skip.
-int compile_tile_image(const std::string& name, bool json, const std::string& expect);
+int compile_tile_image(const TileImageRequest& request, bool json, const std::string& expect);
 
 }  // namespace vkpolyfill::bench

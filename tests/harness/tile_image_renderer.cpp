@@ -161,6 +161,8 @@ SceneRenderer::SceneRenderer(Context& context) : context_(context) {
     graphics.pushConstantRangeCount = 1;
     graphics.pPushConstantRanges = &graphics_range;
     check(vk.vkCreatePipelineLayout(context_.device, &graphics, nullptr, &graphics_layout_), "vkCreatePipelineLayout");
+    VkDescriptorSetLayoutCreateInfo empty = vku::InitStructHelper();
+    check(vk.vkCreateDescriptorSetLayout(context_.device, &empty, nullptr, &empty_set_layout_), "vkCreateDescriptorSetLayout");
 }
 
 SceneRenderer::~SceneRenderer() {
@@ -168,6 +170,7 @@ SceneRenderer::~SceneRenderer() {
     vk.vkDeviceWaitIdle(context_.device);
     destroy_transients();
     vk.vkDestroyPipelineLayout(context_.device, graphics_layout_, nullptr);
+    vk.vkDestroyDescriptorSetLayout(context_.device, empty_set_layout_, nullptr);
     vk.vkDestroyPipelineLayout(context_.device, readback_layout_, nullptr);
     vk.vkDestroyDescriptorSetLayout(context_.device, readback_set_layout_, nullptr);
     vk.vkDestroyDescriptorPool(context_.device, descriptor_pool_, nullptr);
@@ -177,6 +180,8 @@ SceneRenderer::~SceneRenderer() {
 void SceneRenderer::destroy_transients() {
     const VolkDeviceTable& vk = context_.vk;
     for (VkPipeline p : pipelines_) vk.vkDestroyPipeline(context_.device, p, nullptr);
+    for (VkPipelineLayout l : pipeline_layouts_) vk.vkDestroyPipelineLayout(context_.device, l, nullptr);
+    pipeline_layouts_.clear();
     for (VkShaderEXT shader : shaders_) vk.vkDestroyShaderEXT(context_.device, shader, nullptr);
     shaders_.clear();
     for (VkShaderModule m : modules_) vk.vkDestroyShaderModule(context_.device, m, nullptr);
@@ -271,6 +276,21 @@ SceneRenderer::Image SceneRenderer::create_image(VkFormat format, VkSampleCountF
     return image;
 }
 
+VkPipelineLayout SceneRenderer::graphics_layout(const SceneSpec& spec) {
+    if (spec.descriptor_sets == 0) return graphics_layout_;
+    const std::vector<VkDescriptorSetLayout> sets(spec.descriptor_sets, empty_set_layout_);
+    const VkPushConstantRange range{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};  // as graphics_layout_'s: push constants stay compatible
+    VkPipelineLayoutCreateInfo info = vku::InitStructHelper();
+    info.setLayoutCount = spec.descriptor_sets;
+    info.pSetLayouts = sets.data();
+    info.pushConstantRangeCount = 1;
+    info.pPushConstantRanges = &range;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    check(context_.vk.vkCreatePipelineLayout(context_.device, &info, nullptr, &layout), "vkCreatePipelineLayout");
+    pipeline_layouts_.push_back(layout);
+    return layout;
+}
+
 VkPipeline SceneRenderer::create_pipeline(const SceneSpec& spec, VkPipelineCreateFlags flags) {
     return graphics_pipeline(spec, module(vertex_shader(spec)), module(spec.fragment_shader), flags);
 }
@@ -349,7 +369,7 @@ VkPipeline SceneRenderer::graphics_pipeline(const SceneSpec& spec, VkShaderModul
     info.pDepthStencilState = &depth_stencil;
     info.pColorBlendState = &color_blend;
     info.pDynamicState = &dynamic;
-    info.layout = graphics_layout_;
+    info.layout = graphics_layout(spec);
     VkPipeline pipeline = VK_NULL_HANDLE;
     check(context_.vk.vkCreateGraphicsPipelines(context_.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
@@ -364,9 +384,12 @@ void SceneRenderer::create_shader_objects(const SceneSpec& spec) {
     const VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};  // as graphics_layout_ has
     VkShaderCreateInfoEXT infos[2] = {spirv_shader_info(VK_SHADER_STAGE_VERTEX_BIT, vertex),
                                       spirv_shader_info(VK_SHADER_STAGE_FRAGMENT_BIT, fragment)};
+    const std::vector<VkDescriptorSetLayout> sets(spec.descriptor_sets, empty_set_layout_);
     for (VkShaderCreateInfoEXT& info : infos) {
         info.pushConstantRangeCount = 1;
         info.pPushConstantRanges = &push;
+        info.setLayoutCount = spec.descriptor_sets;
+        info.pSetLayouts = sets.data();
     }
     infos[0].nextStage = VK_SHADER_STAGE_FRAGMENT_BIT;
     infos[1].pSpecializationInfo = &constants.info;

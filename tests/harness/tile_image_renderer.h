@@ -47,6 +47,9 @@ struct SceneSpec {
     // VkRenderingAttachmentLocationInfo and vkCmdSetRenderingAttachmentLocations); empty: their indices.
     std::vector<uint32_t> locations{};
     Recording recording = Recording::Primary;
+    // Empty descriptor set layouts the pipeline layout (or the shader objects) lists as sets 0..n-1:
+    // every set the layer reports leaves its own set right after them.
+    uint32_t descriptor_sets = 0;
 };
 
 // The last render(): recording the frames' commands and running them (wall time), without the
@@ -96,13 +99,16 @@ class SceneRenderer {
     // A host-visible buffer holding `contents` until the next render().
     VkBuffer host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, const void* contents);
     void destroy_transients();
+    // The graphics pipeline layout of `spec` (its push constant; sets as it asks).
+    VkPipelineLayout graphics_layout(const SceneSpec& spec);
 
     Context& context_;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout readback_set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout readback_layout_ = VK_NULL_HANDLE;
-    VkPipelineLayout graphics_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout graphics_layout_ = VK_NULL_HANDLE;  // no sets
+    VkDescriptorSetLayout empty_set_layout_ = VK_NULL_HANDLE;
     // What one render() made.
     std::vector<VkImage> images_;
     std::vector<VkImageView> views_;
@@ -110,6 +116,7 @@ class SceneRenderer {
     std::vector<VkBuffer> buffers_;
     std::vector<VkShaderModule> modules_;
     std::vector<VkPipeline> pipelines_;
+    std::vector<VkPipelineLayout> pipeline_layouts_;  // those listing sets (SceneSpec::descriptor_sets)
     std::vector<VkShaderEXT> shaders_;  // vertex, fragment
     std::vector<VkCommandBuffer> secondaries_;  // freed with the next submission's primary
     SceneTiming timing_;

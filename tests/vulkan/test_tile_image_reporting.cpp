@@ -3,6 +3,7 @@
 // naming the shader.
 #include <algorithm>
 #include <bit>
+#include <format>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -129,6 +130,26 @@ TEST_F(TileImageRefusals, AColorLocationBeyondTheDevicesFailsWithAMessage) {
                                      .patches_per_draw = {1}};
     expect_render_fails(spec, 1, "VK_ERROR_UNKNOWN");
     EXPECT_EQ(messages_.count("vkpolyfill-tile-image", "it reads color location 8, and the emulation reads color locations below 8"),
+              1u)
+        << messages_.dump();
+}
+
+// A pipeline reading tile images may list every descriptor set the layer reports (TileImageColorReads'
+// EveryReportedSet cases); one more reaches the layer's set (on a device with Vulkan's minimum of 4, a
+// pipeline listing all 4).
+TEST_F(TileImageRefusals, APipelineUsingTheLayersSetFailsWithAMessage) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(context_.physical_device, &properties);
+    const tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_SFLOAT},
+                                     .fragment_shader = "tests/tile_image/color_float.frag",
+                                     .constants = {1, std::bit_cast<uint32_t>(1.0f)},
+                                     .patches_per_draw = {1},
+                                     .descriptor_sets = properties.limits.maxBoundDescriptorSets + 1};
+    expect_render_fails(spec, 1, "VK_ERROR_UNKNOWN");
+    EXPECT_EQ(messages_.count("vkpolyfill-tile-image",
+                              std::format("its pipeline layout lists {} descriptor set layouts, and a shader reading tile images may "
+                                          "list {}: the layer's input attachments take set {}",
+                                          spec.descriptor_sets, spec.descriptor_sets - 1, spec.descriptor_sets - 1)),
               1u)
         << messages_.dump();
 }
