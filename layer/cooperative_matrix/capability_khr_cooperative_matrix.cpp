@@ -20,7 +20,7 @@ std::vector<lowering::CooperativeMatrixConfiguration> emulated_configurations(co
 std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     return missing_cooperative_matrix_requirements(
         facts, !emulated_configurations(facts).empty(),
-        "shaderFloat16 with storageBuffer16BitAccess, or shaderInt8 with storageBuffer8BitAccess (a matrix component type)");
+        "shaderFloat16 or shaderInt8 (a matrix component type)");
 }
 
 bool is_native(const PhysicalDeviceFacts& facts) {

@@ -89,7 +89,7 @@ std::vector<lowering::FlexibleConfiguration> configurations(const PhysicalDevice
 
 std::string missing_requirements(const PhysicalDeviceFacts& facts) {
     return missing_cooperative_matrix_requirements(facts, !configurations(facts).empty(),
-                                                   "shaderFloat16 with storageBuffer16BitAccess (its matrix component types)");
+                                                   "shaderFloat16 (its matrix component types)");
 }
 
 void report_features(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) {

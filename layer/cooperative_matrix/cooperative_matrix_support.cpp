@@ -39,8 +39,12 @@ std::string missing_cooperative_matrix_requirements(const PhysicalDeviceFacts& f
 
 lowering::ArithmeticSupport arithmetic_support(const PhysicalDeviceFacts& facts) {
     lowering::ArithmeticSupport support;
-    support.float16 = facts.vulkan12.shaderFloat16 && facts.vulkan11.storageBuffer16BitAccess;
-    support.int8 = facts.vulkan12.shaderInt8 && facts.vulkan12.storageBuffer8BitAccess;
+    // The component types themselves, not 8/16-bit storage: the lowering reads and writes narrow
+    // components in 32-bit words where a buffer's elements are (component_bits.cpp), and a shader
+    // whose own buffers hold 8/16-bit types declares the storage capability, which the application
+    // enables (Turnip on the Adreno 6xx has shaderFloat16 and shaderInt8 without 8/16-bit storage).
+    support.float16 = facts.vulkan12.shaderFloat16;
+    support.int8 = facts.vulkan12.shaderInt8;
     support.bfloat16 = facts.shader_bfloat16.shaderBFloat16Type;
     return support;
 }

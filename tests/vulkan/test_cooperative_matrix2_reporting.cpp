@@ -40,13 +40,12 @@ Limits driver_limits(VkPhysicalDevice physical_device) {
     VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
     VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
     vkGetPhysicalDeviceProperties2(physical_device, &properties);
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper();
     VkPhysicalDeviceFeatures2 features = vku::InitStructHelper(&features12);
     vkGetPhysicalDeviceFeatures2(physical_device, &features);
     lowering::ArithmeticSupport support;
-    support.float16 = features12.shaderFloat16 && features11.storageBuffer16BitAccess;
-    support.int8 = features12.shaderInt8 && features12.storageBuffer8BitAccess;
+    support.float16 = features12.shaderFloat16;
+    support.int8 = features12.shaderInt8;
     return {properties.properties.limits, subgroup.subgroupSize, support};
 }
 

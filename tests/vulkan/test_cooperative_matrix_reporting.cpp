@@ -68,16 +68,15 @@ std::vector<Entry> property_list(const Context& context) {
 
 // The lowering's configurations for this device, from the driver's own features and subgroup size.
 std::vector<Entry> expected_emulated_list(VkPhysicalDevice physical_device) {
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper();
     VkPhysicalDeviceFeatures2 features = vku::InitStructHelper(&features12);
     vkGetPhysicalDeviceFeatures2(physical_device, &features);
     VkPhysicalDeviceSubgroupProperties subgroup = vku::InitStructHelper();
     VkPhysicalDeviceProperties2 properties = vku::InitStructHelper(&subgroup);
     vkGetPhysicalDeviceProperties2(physical_device, &properties);
     lowering::ArithmeticSupport support;
-    support.float16 = features12.shaderFloat16 && features11.storageBuffer16BitAccess;
-    support.int8 = features12.shaderInt8 && features12.storageBuffer8BitAccess;
+    support.float16 = features12.shaderFloat16;
+    support.int8 = features12.shaderInt8;
     std::vector<Entry> entries;
     for (const lowering::CooperativeMatrixConfiguration& c :
          lowering::cooperative_matrix_configurations(subgroup.subgroupSize, support)) {

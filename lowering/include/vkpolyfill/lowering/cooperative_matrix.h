@@ -30,8 +30,8 @@ std::string_view to_string(ComponentType type);
 // Scalar arithmetic the device has: a configuration is offered only if its component types can be
 // computed with it (the lowered code keeps the module's own narrow types).
 struct ArithmeticSupport {
-    bool float16 = false;   // shaderFloat16 (+ 16-bit storage)
-    bool int8 = false;      // shaderInt8 (+ 8-bit storage)
+    bool float16 = false;   // shaderFloat16
+    bool int8 = false;      // shaderInt8
     bool bfloat16 = false;  // shaderBFloat16Type
 };
 
