@@ -53,8 +53,21 @@ int remainder(int c, int divisor) {
 
 // linearToSpanCoord, spanCoordToTensorCoord and tensorCoordToLinear: from an index into the slice's
 // span to the element's index in the tensor, with the coordinates a decode function receives.
+// The outputs of an element that is not accessed. Every output is defined on every path: the out
+// parameters' copies live in the caller, which drivers inline into the shader's loops, where an
+// output left unwritten would carry the previous iteration's value (64 registers in llama.cpp's
+// flash attention).
+void no_element(out uint element, out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
+    element = 0;
+    [[unroll]] for (uint dim = 0; dim < LDIM; ++dim) {
+        blockCoord[dim] = 0;
+        coordInBlock[dim] = 0;
+    }
+}
+
 uint span_index_to_element(const uint t[LAYOUT_WORDS], uint index, out uint element, out uint blockCoord[LDIM],
                                    out uint coordInBlock[LDIM]) {
+    no_element(element, blockCoord, coordInBlock);
     // linearToSpanCoord
     uint spanCoord[LDIM];
     [[unroll]] for (int dim = int(LDIM) - 1; dim >= 0; --dim) {
@@ -107,6 +120,7 @@ uint tensor_element_view(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], c
     const uint clipColOffset = v[2 * VDIM + 2], clipColSpan = v[2 * VDIM + 3];
     if (row < clipRowOffset || row >= clipRowOffset + clipRowSpan || col < clipColOffset ||
         col >= clipColOffset + clipColSpan) {
+        no_element(element, blockCoord, coordInBlock);
         return CLIPPED;
     }
     const uint width = min(N, clipColSpan);

@@ -163,10 +163,14 @@ class TensorAccessFunction {
         return helper;
     }
 
-    // Without a view, every element of a load is accessed unless the Constant mode can put it
+    // Whether the view may clip elements (a clipped element keeps Object's value in a load, is skipped
+    // in a store).
+    bool clips() const { return view_ && state_.tensors.views_clip(); }
+
+    // Unless clipped, every element of a load is accessed unless the Constant mode can put it
     // outside; every element of a store unless any mode but Undefined can (they all discard).
     bool always_accessed() const {
-        if (view_) return false;
+        if (clips()) return false;
         return is_store_ ? layout_->clamp_mode == spv::TensorClampModeUndefined : layout_->clamp_mode != spv::TensorClampModeConstant;
     }
 
@@ -189,10 +193,13 @@ class TensorAccessFunction {
 
         const uint32_t writer = is_store_ ? place.sole_writer(function.body()) : 0;
         if (writer) function.begin_if(writer);  // copies of an element (all of A, B across row groups) are written once
-        // The components in a variable the loop indexes: a load's result (starting as Object, which
-        // clipped elements keep), a store's value.
+        // The components in a variable the loop indexes: a store's value; a load's result, starting as
+        // Object only where elements may be clipped and keep its values. Elsewhere every element is
+        // written in the loop, so that Object (glslang's: the variable's value before the load, in a
+        // loop the previous iteration's) does not stay live: in llama.cpp's flash attention it kept
+        // each step's K and V matrices alive into the next.
         const uint32_t components = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
-        function.body().add(spv::OpStore, 0, {components, object});
+        if (is_store_ || clips()) function.body().add(spv::OpStore, 0, {components, object});
         const uint32_t clamp_value = !is_store_ && layout_->clamp_mode == spv::TensorClampModeConstant
                                          ? component_from_bits(state_, function.body(),
                                                                function.body().add(spv::OpCompositeExtract, u, {layout, layout_->clamp_value()}),
@@ -209,10 +216,12 @@ class TensorAccessFunction {
         const uint32_t status = b.add(spv::OpFunctionCall, u, call);
         const uint32_t slot = b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
                                     {components, e});
-        if (clamp_value) {
+        if (clamp_value && clips()) {
             function.begin_if(is(function.body(), status, kOutside));
             function.body().add(spv::OpStore, 0, {slot, clamp_value});
             function.end_if();
+        } else if (clamp_value) {  // an element not loaded below is outside
+            function.body().add(spv::OpStore, 0, {slot, clamp_value});
         }
         const bool branch = !always_accessed();
         if (branch) function.begin_if(is(function.body(), status, kElement));

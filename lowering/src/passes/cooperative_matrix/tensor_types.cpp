@@ -14,6 +14,9 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 
 bool TensorTypes::collect(PassContext& context) {
     ir::Module& module = context.module;
+    module.for_each_instruction([this](const ir::Instruction& instruction) {
+        views_clip_ |= instruction.opcode() == spv::OpTensorViewSetClipNV;
+    });
     std::vector<const ir::Instruction*> declarations;
     for (const auto& instruction : module.types_values_constants) {
         const uint32_t opcode = instruction->opcode();

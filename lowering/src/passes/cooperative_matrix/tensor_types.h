@@ -53,8 +53,12 @@ class TensorTypes {
     const TensorViewType* view(uint32_t type_id) const;
     // Every tensor type id with the array type replacing it.
     std::unordered_map<uint32_t, uint32_t> replacements() const;
+    // Whether the module sets any view's clip region (OpTensorViewSetClipNV). Without, no load clips an
+    // element: every element is loaded or takes the clamp value, and none keeps Object's value.
+    bool views_clip() const { return views_clip_; }
 
   private:
+    bool views_clip_ = false;
     std::unordered_map<uint32_t, TensorLayoutType> layouts_;
     std::unordered_map<uint32_t, TensorViewType> views_;
 };
