@@ -206,6 +206,13 @@ std::vector<Case> cases() {
                        s.clip = {1, n - 2, 0, n};
                        return s;
                    }});
+    // Views with the default clip, over the edges: Constant puts elements outside, none is clipped.
+    all.push_back({"TransposedViewOverTheEdges", 1, Constant, [](uint32_t n) {
+                       return Setup{.dims = {n - 3, n + 2}, .offsets = {-1, 2}, .spans = {n, n}};
+                   }});
+    all.push_back({"StoreTransposedViewOverTheEdges", 3, Constant, [](uint32_t n) {
+                       return Setup{.dims = {n + 2, n - 5}, .offsets = {1, -2}, .spans = {n, n}};
+                   }});
     all.push_back({"View3DOwnStrides", 6, ClampToEdge, [](uint32_t n) {
                        return Setup{.dims = {4, n / 2, n}, .offsets = {0, 0, 0}, .spans = {4, n / 2, n}, .view_dims = {2, n, n / 2},
                                     .view_strides = {1, 2 * n, 2}};
@@ -215,8 +222,18 @@ std::vector<Case> cases() {
 
 std::string case_name(const testing::TestParamInfo<Case>& param_info) { return param_info.param.name; }
 
+// The cases through a view that keeps the default clip, for tensor_addressing_unclipped.comp.
+std::vector<Case> unclipped_view_cases() {
+    std::vector<Case> unclipped;
+    for (const Case& c : cases()) {
+        if ((c.op == 1 || c.op == 3 || c.op == 6) && c.setup(16).clip == Setup{}.clip) unclipped.push_back(c);
+    }
+    return unclipped;
+}
+
 class CooperativeMatrix2TensorSubgroup : public testing::TestWithParam<Case> {};
 class CooperativeMatrix2TensorWorkgroup : public testing::TestWithParam<Case> {};
+class CooperativeMatrix2TensorUnclippedViews : public testing::TestWithParam<Case> {};
 
 TEST_P(CooperativeMatrix2TensorSubgroup, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_subgroup.comp", 16); }
 TEST_P(CooperativeMatrix2TensorWorkgroup, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_workgroup.comp", 32); }
@@ -229,6 +246,11 @@ TEST_P(CooperativeMatrix2TensorWorkgroup, ThroughBytesMatchesCpu) {
 
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorSubgroup, testing::ValuesIn(cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorWorkgroup, testing::ValuesIn(cases()), case_name);
+
+// A module without OpTensorViewSetClipNV, whose loads never keep Object's values (-1 here): the
+// elements outside take the clamp value, the rest are loaded.
+TEST_P(CooperativeMatrix2TensorUnclippedViews, MatchesCpu) { run(GetParam(), "tests/coopmat2/tensor_addressing_unclipped.comp", 16); }
+INSTANTIATE_TEST_SUITE_P(, CooperativeMatrix2TensorUnclippedViews, testing::ValuesIn(unclipped_view_cases()), case_name);
 
 }  // namespace
 }  // namespace vkpolyfill::test
