@@ -302,8 +302,10 @@ struct ReduceOp {
     uint32_t func;  // 0 add, 1 max
 };
 
-const ReduceOp kReduceOps[] = {{"RowSum", 1, 0},    {"RowMax", 1, 1},  {"ColumnSum", 2, 0},
-                               {"ColumnMax", 2, 1}, {"AllMax", 3, 1}, {"Quad2x2Sum", 4, 0}};
+// A sum counts every element once: where invocations repeat elements (more lanes than a small
+// accumulator has), a reduction that folded every invocation's holdings would count them twice.
+const ReduceOp kReduceOps[] = {{"RowSum", 1, 0},    {"RowMax", 1, 1}, {"ColumnSum", 2, 0}, {"ColumnMax", 2, 1},
+                               {"AllMax", 3, 1},    {"AllSum", 3, 0}, {"Quad2x2Sum", 4, 0}};
 
 // The source's M x N and the result's free extents: M x RN for Row, RM x N for Column, RM x RN for both;
 // workgroup scope over `invocations` when not 0.
@@ -311,8 +313,9 @@ struct ReduceShape {
     uint32_t m, n, rm, rn, invocations = 0;
 };
 
-const ReduceShape kReduceShapes[] = {{8, 8, 4, 16}, {16, 8, 8, 1},  {8, 16, 16, 4}, {16, 16, 2, 8},
-                                     {8, 4, 8, 8},  {4, 8, 2, 4},   {16, 4, 4, 2},  {16, 2, 4, 8}};
+// 2x2: fewer elements than lanes from 8 on, so that invocations repeat them.
+const ReduceShape kReduceShapes[] = {{8, 8, 4, 16}, {16, 8, 8, 1},  {8, 16, 16, 4}, {16, 16, 2, 8}, {8, 4, 8, 8},
+                                     {4, 8, 2, 4},  {16, 4, 4, 2},  {16, 2, 4, 8},  {2, 2, 2, 2}};
 
 // At subgroup scope the workgroup is one subgroup of the device's.
 Specialization reduce_constants(const ReduceOp& op, const ReduceShape& s, uint32_t subgroup_size) {

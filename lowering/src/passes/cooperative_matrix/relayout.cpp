@@ -73,6 +73,15 @@ bool shuffles_reach_rows(LoweringState& state, const MatrixType& m) {
            m.layout.row_groups == 1 && m.component.width == 32;
 }
 
+// Whether a Row-and-Column reduction of `m` can fold what each invocation holds and combine the
+// invocations by shuffles: every element has a single holder (each counted once), and the module
+// may shuffle.
+bool whole_by_shuffles_fits(LoweringState& state, const MatrixType& m) {
+    const bool single_holders = m.striped() || m.layout.writers() == state.context.target.subgroup_size;
+    return state.context.target.subgroup_shuffles && state.module().header.version >= 0x00010300 && single_holders &&
+           (!m.workgroup || m.spread.invocations % state.context.target.subgroup_size == 0);
+}
+
 // The same for all of a subgroup-scope matrix.
 bool shuffles_reach(LoweringState& state, const MatrixType& m) { return !m.workgroup && shuffles_reach_rows(state, m); }
 
@@ -115,26 +124,45 @@ class Reduction {
     // elements it holds of a row, then log2(column lanes) shuffle steps combine the lanes' partials,
     // the lower lane's first, so every invocation builds the same tree and holds the row's total.
     uint32_t rows_by_shuffles() {
-        ir::Module& module = state_.module();
-        module.add_capability(spv::CapabilityGroupNonUniform);
-        module.add_capability(spv::CapabilityGroupNonUniformShuffle);
-        const uint32_t type = source_.component.type, u = state_.uint_type(), bool_type = state_.types().get_type_bool();
+        const uint32_t type = source_.component.type;
         const LaneLayout& layout = source_.layout;
-        const uint32_t scope = state_.uint_constant(spv::ScopeSubgroup), lane = state_.load_lane(b_);
         Components elements(state_, function_, source_.lowered, type, source_.length, function_.parameter(0));
         repeat(state_, function_, layout.rows_per_lane, [&](const Iteration& line) {
-            uint32_t value = fold(state_, function_, layout.columns_per_lane, type,
-                                  [&](const Iteration& k) { return elements.get(element(source_, line, k, false)); },
-                                  [&](uint32_t a, uint32_t c) { return combine(a, c); });
-            for (uint32_t step = 1; step < layout.column_lanes; step *= 2) {
-                const uint32_t mask = state_.uint_constant(step);
-                const uint32_t other = b_.add(spv::OpGroupNonUniformShuffleXor, type, {scope, value, mask});
-                const uint32_t upper = b_.add(spv::OpINotEqual, bool_type, {b_.add(spv::OpBitwiseAnd, u, {lane, mask}), state_.uint_constant(0)});
-                value = combine(b_.add(spv::OpSelect, type, {upper, other, value}), b_.add(spv::OpSelect, type, {upper, value, other}));
-            }
+            const uint32_t partial = fold(state_, function_, layout.columns_per_lane, type,
+                                          [&](const Iteration& k) { return elements.get(element(source_, line, k, false)); },
+                                          [&](uint32_t a, uint32_t c) { return combine(a, c); });
+            const uint32_t value = combine_lanes(partial, layout.column_lanes);
             repeat(state_, function_, result_.layout.columns_per_lane,
                    [&](const Iteration& k) { results_.set(element(result_, line, k, false), value); });
         });
+        return results_.value();
+    }
+
+    // Row and Column, where every element has one holder (whole_by_shuffles_fits): each invocation
+    // folds all it holds, log2(subgroup size) shuffle steps combine the subgroup's, and a workgroup
+    // matrix's subgroup totals go through shared memory, folded in subgroup order. lines() instead
+    // sends a partial per line through shared memory and every invocation folds them all: 4,096
+    // reads an invocation for llama.cpp's 64x64 attention mask (its test for a block the mask rules
+    // out), in every step of its loop.
+    uint32_t whole_by_shuffles() {
+        const uint32_t type = source_.component.type, lanes = state_.context.target.subgroup_size;
+        Components elements(state_, function_, source_.lowered, type, source_.length, function_.parameter(0));
+        const uint32_t held = fold(state_, function_, source_.length, type, [&](const Iteration& e) { return elements.get(e); },
+                                   [&](uint32_t a, uint32_t c) { return combine(a, c); });
+        uint32_t total = combine_lanes(held, lanes);
+        if (source_.workgroup) {
+            const uint32_t subgroups = source_.spread.invocations / lanes;
+            const uint32_t first_lane = b_.add(spv::OpIEqual, state_.types().get_type_bool(), {state_.load_lane(b_), state_.uint_constant(0)});
+            scratch_.barrier(b_, true);  // the previous user's reads are done
+            function_.begin_if(first_lane);
+            const uint32_t subgroup = state_.load_builtin(function_.body(), spv::BuiltInSubgroupId);
+            function_.body().add(spv::OpStore, 0, {scratch_.element_pointer(function_.body(), type, subgroup, subgroups, true), total});
+            function_.end_if();
+            scratch_.barrier(b_, true);
+            total = fold(state_, function_, subgroups, type, [&](const Iteration& s) { return read_scratch(scratch_, b_, source_, s.index, subgroups); },
+                         [&](uint32_t a, uint32_t c) { return combine(a, c); });
+        }
+        repeat(state_, function_, result_.length, [&](const Iteration& e) { results_.set(e, total); });
         return results_.value();
     }
 
@@ -232,6 +260,36 @@ class Reduction {
 
   private:
     uint32_t combine(uint32_t a, uint32_t c) { return b_.add(spv::OpFunctionCall, source_.component.type, {combine_, a, c}); }
+
+    // `value` combined across each aligned group of `lanes` lanes by log2(lanes) shuffle steps, the
+    // lower lane's operand first, so that every lane builds the same tree and holds the same total.
+    uint32_t combine_lanes(uint32_t value, uint32_t lanes) {
+        ir::Module& module = state_.module();
+        module.add_capability(spv::CapabilityGroupNonUniform);
+        module.add_capability(spv::CapabilityGroupNonUniformShuffle);
+        const uint32_t type = source_.component.type, u = state_.uint_type(), bool_type = state_.types().get_type_bool();
+        const uint32_t lane = state_.load_lane(b_);
+        for (uint32_t step = 1; step < lanes; step *= 2) {
+            const uint32_t mask = state_.uint_constant(step);
+            const uint32_t other = shuffle_xor(value, mask);
+            const uint32_t upper = b_.add(spv::OpINotEqual, bool_type, {b_.add(spv::OpBitwiseAnd, u, {lane, mask}), state_.uint_constant(0)});
+            value = combine(b_.add(spv::OpSelect, type, {upper, other, value}), b_.add(spv::OpSelect, type, {upper, value, other}));
+        }
+        return value;
+    }
+
+    // The value of lane ^ `mask`. Components narrower than 32 bits cross as 32-bit ones (an exact
+    // conversion each way): shuffles of 8- and 16-bit types need shaderSubgroupExtendedTypes.
+    uint32_t shuffle_xor(uint32_t value, uint32_t mask) {
+        const ComponentInfo& c = source_.component;
+        const uint32_t scope = state_.uint_constant(spv::ScopeSubgroup);
+        if (c.width >= 32) return b_.add(spv::OpGroupNonUniformShuffleXor, c.type, {scope, value, mask});
+        const bool is_signed = signed_int(state_.module(), c);
+        const uint32_t wide = c.is_float ? state_.types().get_type_float(ir::kFloat32) : state_.types().get_type_int(32, is_signed);
+        const spv::Op convert = c.is_float ? spv::OpFConvert : is_signed ? spv::OpSConvert : spv::OpUConvert;
+        const uint32_t shuffled = b_.add(spv::OpGroupNonUniformShuffleXor, wide, {scope, b_.add(convert, wide, {value}), mask});
+        return b_.add(convert, c.type, {shuffled});
+    }
 
     // The element at position `k` of held line `line` of accumulator `m`: lines are the rows an
     // invocation holds (element line * columns_per_lane + k), or its columns (element k * columns_per_lane + line).
@@ -485,7 +543,11 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
         // partials from shared memory for every element an invocation holds (2,048 loads) otherwise.
         const bool shuffled = mode == kReduceRow && shuffles_reach_rows(state, *source) && shuffles_reach_rows(state, *result) &&
                               source->spread == result->spread;
-        function.finish(mode == kReduce2x2 ? reduction.quads() : shuffled ? reduction.rows_by_shuffles() : reduction.lines(mode));
+        const bool whole = mode == (kReduceRow | kReduceColumn) && whole_by_shuffles_fits(state, *source);
+        function.finish(mode == kReduce2x2 ? reduction.quads()
+                        : shuffled         ? reduction.rows_by_shuffles()
+                        : whole            ? reduction.whole_by_shuffles()
+                                           : reduction.lines(mode));
         function_id = function.id();
         state.remember_function(std::move(key), function_id);
     }
