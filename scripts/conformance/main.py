@@ -31,6 +31,8 @@ def parse_args():
     p.add_argument("--spread", action="append", default=[], metavar="LABEL",
                    help="--quick (per GoogleTest suite too) for the tests with this ctest label only (repeatable), "
                         "e.g. subgroup-widths")
+    p.add_argument("--spread-case", action="append", default=[], metavar="GLOB",
+                   help="--quick as --spread does, for the cases whose CTS-style name matches (repeatable)")
     p.add_argument("--dump-spirv", metavar="DIR", help="original and lowered SPIR-V of failing cases, disassembled")
     p.add_argument("--results", metavar="DIR", help="where results go (default <build>/conformance/<time>)")
     p.add_argument("--icd", action="append", default=[], metavar="NAME=JSON", help="another driver to run on")
@@ -42,7 +44,9 @@ def parse_args():
 
 def quick_sample(tests, by_suite=False):
     """At most QUICK_PER_GROUP cases per extension, group, driver and mode (and GoogleTest suite, with
-    `by_suite`: a tier such as validation.* is one group per extension), spread over each."""
+    `by_suite`: a tier such as validation.* is one group per extension), spread over each: one from the
+    middle of each of QUICK_PER_GROUP equal slices, so a sample leans to neither end of the parameter
+    lists (whose last entries are usually the largest shapes, the slowest to compile)."""
     groups = defaultdict(list)
     for t in tests:
         suite = t.gtest.partition(".")[0] if by_suite else ""
@@ -52,8 +56,8 @@ def quick_sample(tests, by_suite=False):
         if len(members) <= QUICK_PER_GROUP:
             chosen += members
         else:
-            step = (len(members) - 1) / (QUICK_PER_GROUP - 1)
-            chosen += [members[round(i * step)] for i in range(QUICK_PER_GROUP)]
+            step = len(members) / QUICK_PER_GROUP
+            chosen += [members[int((i + 0.5) * step)] for i in range(QUICK_PER_GROUP)]
     chosen = {id(t) for t in chosen}
     return [t for t in tests if id(t) in chosen]
 
@@ -99,7 +103,8 @@ def select(args, build_dir, ctest_args):
         tests = [t for t in tests if any(fnmatch.fnmatchcase(t.name.full, g) for g in args.case)]
     if args.quick:
         return quick_sample(tests)
-    spread = [t for t in tests if set(t.labels) & set(args.spread)]
+    spread = [t for t in tests if set(t.labels) & set(args.spread)
+              or any(fnmatch.fnmatchcase(t.name.full, g) for g in args.spread_case)]
     left_out = {id(t) for t in spread} - {id(t) for t in quick_sample(spread, by_suite=True)}
     return [t for t in tests if id(t) not in left_out]
 
