@@ -1,6 +1,7 @@
 // Matrices through control flow; OP selects:
 //   0 if/else assignment: O = FLAG != 0 ? A : B;
-//   1 a loop accumulating O = A + A + ... (COUNT times) from a zero matrix.
+//   1 a loop accumulating O = A + A + ... from a zero matrix, over COUNT iterations but the one
+//     numbered FLAG (a `continue`: the continue target merges O from two paths).
 // After spirv-opt -O the matrices travel through OpPhi. FLAG and COUNT are push constants.
 // (The ?: expression is OpSelect of matrix type, which spirv-val rejects, so the lowering tests'
 // corpus of these shaders must not hold it: the test assembles that module.)
@@ -24,7 +25,10 @@ void main() {
         }
     } else {
         o = MATRIX(TYPE(0));
-        for (uint i = 0; i < count; ++i) o = o + a;
+        for (uint i = 0; i < count; ++i) {
+            if (i == flag) continue;
+            o = o + a;
+        }
     }
     STORE_O(o);
 }

@@ -10,6 +10,7 @@
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
+#include "passes/cooperative_matrix/carried_matrices.h"
 #include "passes/cooperative_matrix/element_ops.h"
 #include "passes/cooperative_matrix/lowering_state.h"
 #include "passes/cooperative_matrix/memory_access.h"
@@ -86,6 +87,7 @@ class CooperativeMatrixPass final : public Pass {
         }
         for (size_t f = 0; f < original_functions; ++f) reject_unknown_uses(state, *context.module.functions[f]);
         if (context.diagnostics.has_errors() || !scratch.finish()) return false;
+        for (size_t f = 0; f < original_functions; ++f) cooperative_matrix::carry_matrices_in_variables(state, *context.module.functions[f]);
         replace_types(state);
         remove_declarations(context.module);
         if (state.uses_matrix_units()) {  // the driver's own, kept
