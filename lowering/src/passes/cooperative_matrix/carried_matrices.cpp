@@ -39,10 +39,13 @@ std::unordered_map<uint32_t, uint32_t> count_uses(const ir::Module& module, cons
     return uses;
 }
 
-size_t phi_count(const ir::BasicBlock& block) {
-    size_t n = 1;  // after the OpLabel
-    while (n < block.instructions.size() && block.instructions[n]->opcode() == spv::OpPhi) ++n;
-    return n - 1;
+// Where the block's phis end (OpLine and OpNoLine may sit among them).
+size_t after_phis(const ir::BasicBlock& block) {
+    size_t end = 1;  // after the OpLabel
+    for (size_t i = 1; i < block.instructions.size(); ++i) {
+        if (block.instructions[i]->opcode() == spv::OpPhi) end = i + 1;
+    }
+    return end;
 }
 
 // Where an instruction goes last in `block`: before its terminator and the merge instruction that
@@ -69,8 +72,12 @@ void carry_matrices_in_variables(LoweringState& state, ir::Function& function) {
         ir::BasicBlock* continue_target = blocks.count(continue_label) ? blocks[continue_label] : nullptr;
         if (!continue_target || continue_target == &header) continue;
         // Header phi -> (its phi in the continue target, the values arriving from outside the loop).
-        for (size_t i = 1; i <= phi_count(header);) {
+        for (size_t i = 1; i < after_phis(header);) {
             const ir::Instruction& phi = *header.instructions[i];
+            if (phi.opcode() != spv::OpPhi) {
+                ++i;
+                continue;
+            }
             const Incoming arriving = incoming(phi);
             const auto back = std::ranges::find(arriving, continue_label, &std::pair<uint32_t, uint32_t>::second);
             const ir::Instruction* merged = back == arriving.end() ? nullptr : module.find_definition(back->first);
@@ -99,7 +106,7 @@ void carry_matrices_in_variables(LoweringState& state, ir::Function& function) {
             module.forget_definition(merged_id);
             header.instructions.erase(header.instructions.begin() + static_cast<ptrdiff_t>(i));
             module.forget_definition(carried);
-            ir::Builder(module, header, 1 + phi_count(header)).add(spv::OpLoad, type, {variable}, carried);
+            ir::Builder(module, header, after_phis(header)).add(spv::OpLoad, type, {variable}, carried);
             removed.insert(merged_id);
         }
     }
