@@ -42,11 +42,14 @@ constexpr SetName kSets[] = {
     {"SPV_ARM_tensors", lowering::Emulated::ArmTensors},
     {"SPV_EXT_shader_tile_image", lowering::Emulated::ExtShaderTileImage},
     {"SPV_INTEL_long_composites", lowering::Emulated::IntelLongComposites},
+    // Not an extension: f16 arithmetic in f32, for a device without shaderFloat16 (not in "all").
+    {"Float16", lowering::Emulated::Float16},
 };
 
 lowering::EmulatedSet every_set() {
     lowering::EmulatedSet all = 0;
     for (const SetName& s : kSets) all |= lowering::bit(s.set);
+    all &= ~lowering::bit(lowering::Emulated::Float16);
     return all;
 }
 
@@ -342,7 +345,8 @@ Options:
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
-{1}                        all
+{1}                        all (every set above but Float16: f16 arithmetic done in f32, for a device
+                        without shaderFloat16, is lowered only when named)
   --spec-const ID=VALUE The value of specialization constant ID (repeatable): an integer (4 bytes,
                         8 if it needs them), a float (4 bytes), true or false. Constants that shape
                         what is lowered are frozen to these values (or their defaults); the others

@@ -2,6 +2,7 @@
 
 #include "passes/arm_tensors/arm_tensors_pass.h"
 #include "passes/cooperative_matrix/cooperative_matrix_pass.h"
+#include "passes/float16/float16_pass.h"
 #include "passes/long_composites/long_composites_pass.h"
 #include "passes/tile_image/tile_image_pass.h"
 
@@ -47,8 +48,11 @@ constexpr std::string_view kExtShaderTileImageExtensions[] = {"SPV_EXT_shader_ti
 constexpr uint32_t kIntelLongCompositesCapabilities[] = {spv::CapabilityLongCompositesINTEL};
 constexpr std::string_view kIntelLongCompositesExtensions[] = {"SPV_INTEL_long_composites"};
 
+constexpr uint32_t kFloat16Capabilities[] = {spv::CapabilityFloat16};
+
 // Each capability's issue fills in its pass factory. Passes run in this order: SPV_INTEL_long_composites
-// first, since the other passes take every struct type and composite to be one instruction.
+// first, since the other passes take every struct type and composite to be one instruction; Float16
+// last, since the others write f16 arithmetic of their own (lowered f16 matrices).
 constexpr EmulatedSetInfo kEmulatedSets[] = {
     {Emulated::IntelLongComposites, "SPV_INTEL_long_composites", kIntelLongCompositesCapabilities,
      kIntelLongCompositesExtensions, &make_long_composites_pass},
@@ -64,6 +68,7 @@ constexpr EmulatedSetInfo kEmulatedSets[] = {
      &make_arm_tensors_pass},
     {Emulated::ExtShaderTileImage, "SPV_EXT_shader_tile_image", kExtShaderTileImageCapabilities,
      kExtShaderTileImageExtensions, &make_tile_image_pass},
+    {Emulated::Float16, "Float16 arithmetic (shaderFloat16)", kFloat16Capabilities, {}, &make_float16_pass},
 };
 
 }  // namespace

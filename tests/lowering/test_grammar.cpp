@@ -83,10 +83,11 @@ TEST(Grammar, ExtendedInstructionSets) {
 }
 
 // The emulated sets name capabilities and extensions the grammar knows: a typo would never match.
+// A set of a core capability (Float16) has no extension to be named after.
 TEST(Grammar, EmulatedSetsNameRealCapabilitiesAndExtensions) {
     for (const EmulatedSetInfo& set : emulated_sets()) {
         SCOPED_TRACE(set.name);
-        EXPECT_TRUE(grammar::is_known_extension(set.name));
+        EXPECT_EQ(grammar::is_known_extension(set.name), !set.extensions.empty());
         for (std::string_view extension : set.extensions) EXPECT_TRUE(grammar::is_known_extension(extension));
         for (uint32_t capability : set.capabilities) EXPECT_NE(grammar::capability_name(capability), "");
     }

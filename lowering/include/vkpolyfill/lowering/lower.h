@@ -21,6 +21,8 @@ enum class Emulated : uint32_t {
     ExtShaderTileImage = 1u << 4,
     IntelLongComposites = 1u << 5,
     NvCooperativeMatrixDecodeVector = 1u << 6,
+    // The Float16 capability (shaderFloat16) on a device with 16-bit storage but no f16 arithmetic.
+    Float16 = 1u << 7,
 };
 using EmulatedSet = uint32_t;
 constexpr EmulatedSet bit(Emulated e) { return static_cast<EmulatedSet>(e); }

@@ -1,0 +1,184 @@
+#include "passes/float16/memory_boundary.h"
+
+#include <format>
+#include <spirv/unified1/spirv.hpp>
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/instruction_text.h"
+
+namespace vkpolyfill::lowering::float16 {
+namespace {
+
+class MemoryBoundary {
+  public:
+    MemoryBoundary(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths, Diagnostics& diagnostics)
+        : module_(module), types_(types), widths_(widths), diagnostics_(diagnostics) {}
+
+    void run() {
+        for (auto& function : module_.functions) {
+            for (ir::BasicBlock& block : function->blocks) {
+                for (size_t i = 0; i < block.instructions.size(); ++i) i = rewrite(block, i);
+            }
+        }
+    }
+
+  private:
+    // Rewrites instruction i of `block` if it moves f16 data in or out of laid-out memory; returns the
+    // index of the last instruction that replaced it.
+    size_t rewrite(ir::BasicBlock& block, size_t i) {
+        const ir::Instruction& instruction = *block.instructions[i];
+        switch (instruction.opcode()) {
+            case spv::OpLoad:
+                if (!crosses(instruction.word(3))) return i;
+                return replace(block, i, [&](ir::Builder& b) {
+                    load(b, instruction.word(3), pointee(instruction.word(3)), instruction.words().subspan(4),
+                         instruction.result_id());
+                });
+            case spv::OpStore:
+                if (!crosses(instruction.word(1))) return i;
+                return replace(block, i, [&](ir::Builder& b) {
+                    store(b, instruction.word(1), pointee(instruction.word(1)), instruction.word(2), instruction.words().subspan(3));
+                });
+            case spv::OpCopyMemory:
+                if (pointee(instruction.word(1)) == pointee(instruction.word(2))) return i;
+                return replace(block, i, [&](ir::Builder& b) {
+                    const uint32_t value = load(b, instruction.word(2), pointee(instruction.word(2)), {}, 0);
+                    store(b, instruction.word(1), pointee(instruction.word(1)), value, {});
+                });
+            default:
+                if (is_atomic(instruction.opcode()) && instruction.words().size() > 3 &&
+                    widths_.holds_half(module_.type_of(instruction.word(instruction.type_id() ? 3 : 1)))) {
+                    diagnostics_.error("atomic operations on 16-bit floats are not emulated (the device lacks shaderFloat16)",
+                                       instruction.source_offset(), ir::instruction_text(instruction.words(), module_));
+                }
+                return i;
+        }
+    }
+
+    static bool is_atomic(uint32_t opcode) {
+        return (opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) || opcode == spv::OpAtomicFAddEXT ||
+               opcode == spv::OpAtomicFMinEXT || opcode == spv::OpAtomicFMaxEXT;
+    }
+
+    bool crosses(uint32_t pointer) {
+        const uint32_t type = module_.type_of(pointer);
+        return widths_.is_laid_out_pointer(type) && widths_.holds_half(module_.find_definition(type)->word(3));
+    }
+
+    uint32_t pointee(uint32_t pointer) const { return module_.find_definition(module_.type_of(pointer))->word(3); }
+    uint32_t storage_class(uint32_t pointer) const { return module_.find_definition(module_.type_of(pointer))->word(2); }
+
+    template <typename Emit>
+    size_t replace(ir::BasicBlock& block, size_t i, Emit&& emit) {
+        std::unique_ptr<ir::Instruction> old = std::move(block.instructions[i]);
+        block.instructions.erase(block.instructions.begin() + static_cast<std::ptrdiff_t>(i));
+        module_.forget_definition(old->result_id());
+        original_ = old.get();
+        ir::Builder b(module_, block, i);
+        emit(b);
+        return b.position() - 1;
+    }
+
+    // A piece of a struct, array or matrix: the original access's memory operands no longer apply,
+    // but a physical-storage-buffer access needs its alignment, a scalar's.
+    std::vector<uint32_t> piece_operands(uint32_t pointer, uint32_t type) const {
+        if (storage_class(pointer) != spv::StorageClassPhysicalStorageBuffer) return {};
+        const ir::Instruction* scalar = module_.find_definition(type);
+        if (scalar->opcode() == spv::OpTypeVector) scalar = module_.find_definition(scalar->word(2));
+        return {spv::MemoryAccessAlignedMask, scalar->word(2) / 8};
+    }
+
+    // The value at `pointer` (of `type` there) in registers; `result` names it when not 0.
+    uint32_t load(ir::Builder& b, uint32_t pointer, uint32_t type, std::span<const uint32_t> memory_operands,
+                  uint32_t result) {
+        const uint32_t widened = widths_.widened(type);
+        if (widened == type || !widths_.is_laid_out_pointer(module_.type_of(pointer))) {
+            return b.add(spv::OpLoad, widened, with(pointer, memory_operands), result);
+        }
+        const ir::Instruction& definition = *module_.find_definition(type);
+        if (type == widths_.half() || definition.opcode() == spv::OpTypeVector) {
+            const uint32_t narrow = b.add(spv::OpLoad, type, with(pointer, memory_operands));
+            return b.add(spv::OpFConvert, widened, {narrow}, result);
+        }
+        std::vector<uint32_t> parts;
+        for (uint32_t k = 0; k < pieces(definition); ++k) {
+            const uint32_t piece_type = piece(definition, k);
+            const uint32_t at = access(b, pointer, piece_type, k);
+            parts.push_back(load(b, at, piece_type, piece_operands(at, piece_type), 0));
+        }
+        return b.add(spv::OpCompositeConstruct, widened, parts, result);
+    }
+
+    void store(ir::Builder& b, uint32_t pointer, uint32_t type, uint32_t value, std::span<const uint32_t> memory_operands) {
+        const uint32_t widened = widths_.widened(type);
+        if (widened == type || !widths_.is_laid_out_pointer(module_.type_of(pointer))) {
+            b.add(spv::OpStore, 0, with(pointer, value, memory_operands));
+            return;
+        }
+        const ir::Instruction& definition = *module_.find_definition(type);
+        if (type == widths_.half() || definition.opcode() == spv::OpTypeVector) {
+            b.add(spv::OpStore, 0, with(pointer, b.add(spv::OpFConvert, type, {value}), memory_operands));
+            return;
+        }
+        for (uint32_t k = 0; k < pieces(definition); ++k) {
+            const uint32_t piece_type = piece(definition, k);
+            const uint32_t part = b.add(spv::OpCompositeExtract, widths_.widened(piece_type), {value, k});
+            const uint32_t at = access(b, pointer, piece_type, k);
+            store(b, at, piece_type, part, piece_operands(at, piece_type));
+        }
+    }
+
+    uint32_t access(ir::Builder& b, uint32_t pointer, uint32_t piece_type, uint32_t k) {
+        const auto storage = static_cast<spv::StorageClass>(storage_class(pointer));
+        return b.add(spv::OpAccessChain, types_.get_type_pointer(storage, piece_type),
+                     {pointer, types_.get_constant_uint32(k)});
+    }
+
+    // The pieces of a struct (members), matrix (columns) or array of known length (elements).
+    uint32_t pieces(const ir::Instruction& definition) {
+        switch (definition.opcode()) {
+            case spv::OpTypeStruct: return static_cast<uint32_t>(definition.operand_words().size());
+            case spv::OpTypeMatrix: return definition.word(3);
+            case spv::OpTypeArray: {
+                const ir::Instruction* length = module_.find_definition(definition.word(3));
+                if (length->opcode() == spv::OpConstant) return length->word(3);
+                break;
+            }
+            default: break;
+        }
+        diagnostics_.error(std::format("a {} of 16-bit floats cannot be copied between memory and registers here "
+                                       "(the device lacks shaderFloat16)", definition.name()),
+                           original_->source_offset(), ir::instruction_text(original_->words(), module_));
+        return 0;
+    }
+
+    static uint32_t piece(const ir::Instruction& definition, uint32_t k) {
+        return definition.opcode() == spv::OpTypeStruct ? definition.word(2 + k) : definition.word(2);
+    }
+
+    static std::vector<uint32_t> with(uint32_t first, std::span<const uint32_t> rest) {
+        std::vector<uint32_t> words{first};
+        words.insert(words.end(), rest.begin(), rest.end());
+        return words;
+    }
+    static std::vector<uint32_t> with(uint32_t first, uint32_t second, std::span<const uint32_t> rest) {
+        std::vector<uint32_t> words{first, second};
+        words.insert(words.end(), rest.begin(), rest.end());
+        return words;
+    }
+
+    ir::Module& module_;
+    ir::TypeManager& types_;
+    WidenedTypes& widths_;
+    Diagnostics& diagnostics_;
+    const ir::Instruction* original_ = nullptr;  // the access being replaced, for diagnostics
+};
+
+}  // namespace
+
+void convert_memory_accesses(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths, Diagnostics& diagnostics) {
+    MemoryBoundary(module, types, widths, diagnostics).run();
+}
+
+}  // namespace vkpolyfill::lowering::float16
