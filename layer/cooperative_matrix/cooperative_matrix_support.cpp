@@ -43,7 +43,8 @@ lowering::ArithmeticSupport arithmetic_support(const PhysicalDeviceFacts& facts)
     // components in 32-bit words where a buffer's elements are (component_bits.cpp), and a shader
     // whose own buffers hold 8/16-bit types declares the storage capability, which the application
     // enables (Turnip on the Adreno 6xx has shaderFloat16 and shaderInt8 without 8/16-bit storage).
-    support.float16 = facts.vulkan12.shaderFloat16;
+    // f16 arithmetic is the driver's or, where it lacks shaderFloat16, the layer's (float16/).
+    support.float16 = true;
     support.int8 = facts.vulkan12.shaderInt8;
     support.bfloat16 = facts.shader_bfloat16.shaderBFloat16Type;
     return support;

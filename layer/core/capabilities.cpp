@@ -5,6 +5,7 @@
 #include "cooperative_matrix/capability_khr_cooperative_matrix.h"
 #include "cooperative_matrix/capability_nv_cooperative_matrix2.h"
 #include "cooperative_matrix/capability_nv_cooperative_matrix_decode_vector.h"
+#include "float16/capability_shader_float16.h"
 
 namespace vkpolyfill {
 
@@ -12,7 +13,8 @@ std::span<const Capability> implemented_capabilities() {
     // The capability issues ([K], [C], [T], [I], [L]) each register their extension here.
     static const Capability capabilities[] = {khr_cooperative_matrix_capability(), nv_cooperative_matrix2_capability(),
                                               nv_cooperative_matrix_decode_vector_capability(),
-                                              ext_shader_tile_image_capability(), arm_tensors_capability()};
+                                              ext_shader_tile_image_capability(), arm_tensors_capability(),
+                                              shader_float16_capability()};
     return capabilities;
 }
 

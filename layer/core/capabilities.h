@@ -50,6 +50,9 @@ struct Capability {
     // The extension's physical-device commands (reachable through vkGetInstanceProcAddr and
     // vk_layerGetPhysicalDeviceProcAddr); each passes through to the driver when it is native.
     std::span<const EntryPoint> physical_device_functions;
+    // Whether a vkCreateDevice info asks for the capability, for one a feature bit enables (shaderFloat16,
+    // core since Vulkan 1.2). Null: enabling the extension does.
+    bool (*enabled_in)(const VkDeviceCreateInfo* create_info) = nullptr;
 };
 
 std::span<const Capability> implemented_capabilities();

@@ -74,7 +74,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     const PhysicalDeviceRecord& record = *data->record;
     data->enabled_emulation = spirv_only_set();  // nothing for the application to enable
     for (const CapabilityDecision& d : record.decisions) {
-        if (d.provision == Provision::Emulated && enables_extension(pCreateInfo, d.capability->extension)) {
+        const bool enabled = d.capability->enabled_in ? d.capability->enabled_in(pCreateInfo)
+                                                      : enables_extension(pCreateInfo, d.capability->extension);
+        if (d.provision == Provision::Emulated && enabled) {
             data->enabled_emulation |= lowering::bit(d.capability->lowering);
         }
     }

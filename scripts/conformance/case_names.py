@@ -33,6 +33,7 @@ EXTENSIONS = [
     ("tensor", "tensor", "VK_ARM_tensors"),
     ("tile_image", "shader_tile_image", "VK_EXT_shader_tile_image"),
     ("long_composites", "long_composites", "SPV_INTEL_long_composites"),
+    ("float16", "shader_float16", "VK_KHR_shader_float16_int8"),  # shaderFloat16 (f16 arithmetic)
 ]
 LAYER = "vkpolyfill"
 MODES = {"native": "native", "emulated": "emulated", "forced": "forced"}

@@ -16,7 +16,10 @@ import subprocess
 import sys
 
 # The GPU proxies' classes as ggml-vulkan.cpp tells them apart: vendor and subgroup size.
-GPUS = {"rx6800": "amd64", "rx7900xtx": "amd64", "rtx2080": "nvidia32", "rtx3080": "nvidia32"}
+GPUS = {"rx6800": "amd64", "rx7900xtx": "amd64", "rtx2080": "nvidia32", "rtx3080": "nvidia32", "gtx1080": "nvidia32"}
+# Drivers without shaderFloat16: the f16 kernels below run there only through the layer, which emulates
+# it (docs/float16.md); ggml itself would pick its fp32 variants, which this list does not build.
+NO_FLOAT16 = {"gtx1080"}
 
 F16 = 1  # GGML_TYPE_F16, FaTypeK/FaTypeV; ggml_type_size(F16) = 2 is FaBlockBytes
 MASK = 2  # the Flags bit of a flash attention with a mask (get_fa_pipeline_state)
@@ -144,6 +147,8 @@ def list_kernels(gpu, spv_dir):
     for name, spv, routes, constants, what in KERNELS:
         spec = " ".join(f"--spec {i}={v}" for i, v in enumerate(constants(gpu_class)))
         for route in routes:
+            if route == "driver" and gpu in NO_FLOAT16:
+                continue
             label = name if len(routes) == 1 else f"{name}.{route}"
             print(f"{label}\t--spirv {os.path.join(spv_dir, spv + '.spv')} --route {route} {spec}\t{what}")
 

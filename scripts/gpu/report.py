@@ -12,7 +12,8 @@ import sys
 SHORT = {"native": "native", "emulated": "emulated", "unavailable": "-"}
 EXTENSION_SHORT = {"VK_KHR_cooperative_matrix": "KHR coopmat", "VK_NV_cooperative_matrix2": "coopmat2",
                    "VK_NV_cooperative_matrix_decode_vector": "decode vector", "VK_ARM_tensors": "ARM tensors",
-                   "VK_EXT_shader_tile_image": "tile image", "SPV_INTEL_long_composites": "long composites"}
+                   "VK_EXT_shader_tile_image": "tile image", "SPV_INTEL_long_composites": "long composites",
+                   "VK_KHR_shader_float16_int8": "f16 arithmetic"}
 
 
 def device_label(path):

@@ -18,6 +18,7 @@ constexpr const char* kNv2 = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
 constexpr const char* kDecode = VK_NV_COOPERATIVE_MATRIX_DECODE_VECTOR_EXTENSION_NAME;
 constexpr const char* kTensors = VK_ARM_TENSORS_EXTENSION_NAME;
 constexpr const char* kTileImage = VK_EXT_SHADER_TILE_IMAGE_EXTENSION_NAME;
+constexpr const char* kFloat16 = VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME;
 
 // The feature structs, each with its members' names, in the order the structs declare them.
 struct Features {
@@ -26,6 +27,7 @@ struct Features {
     VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV decode = vku::InitStructHelper();
     VkPhysicalDeviceTensorFeaturesARM tensors = vku::InitStructHelper();
     VkPhysicalDeviceShaderTileImageFeaturesEXT tile_image = vku::InitStructHelper();
+    VkPhysicalDeviceShaderFloat16Int8Features float16 = vku::InitStructHelper();
 
     // (extension, member name, the member) for every bit.
     std::vector<std::pair<FeatureBit, const VkBool32*>> bits() const {
@@ -47,7 +49,8 @@ struct Features {
                 {{kTensors, "descriptorBindingStorageTensorUpdateAfterBind"}, &tensors.descriptorBindingStorageTensorUpdateAfterBind},
                 {{kTileImage, "shaderTileImageColorReadAccess"}, &tile_image.shaderTileImageColorReadAccess},
                 {{kTileImage, "shaderTileImageDepthReadAccess"}, &tile_image.shaderTileImageDepthReadAccess},
-                {{kTileImage, "shaderTileImageStencilReadAccess"}, &tile_image.shaderTileImageStencilReadAccess}};
+                {{kTileImage, "shaderTileImageStencilReadAccess"}, &tile_image.shaderTileImageStencilReadAccess},
+                {{kFloat16, "shaderFloat16"}, &float16.shaderFloat16}};
     }
     // The structs of the extensions the device lists, chained.
     void* chain(const std::set<std::string>& extensions) {
@@ -57,7 +60,8 @@ struct Features {
             {kNv2, reinterpret_cast<VkBaseOutStructure*>(&nv2)},
             {kDecode, reinterpret_cast<VkBaseOutStructure*>(&decode)},
             {kTensors, reinterpret_cast<VkBaseOutStructure*>(&tensors)},
-            {kTileImage, reinterpret_cast<VkBaseOutStructure*>(&tile_image)}};
+            {kTileImage, reinterpret_cast<VkBaseOutStructure*>(&tile_image)},
+            {kFloat16, reinterpret_cast<VkBaseOutStructure*>(&float16)}};
         for (const auto& [extension, s] : structs) {
             if (!extensions.count(extension)) continue;
             s->pNext = static_cast<VkBaseOutStructure*>(head);
@@ -92,7 +96,7 @@ std::span<const FeatureBit> feature_bits() {
 }
 
 std::span<const char* const> capability_extensions() {
-    static const char* const extensions[] = {kKhr, kNv2, kDecode, kTensors, kTileImage};
+    static const char* const extensions[] = {kKhr, kNv2, kDecode, kTensors, kTileImage, kFloat16};
     return extensions;
 }
 

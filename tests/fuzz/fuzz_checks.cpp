@@ -20,8 +20,10 @@ Target target_for(Pass pass) {
             target.max_shared_memory_bytes = 32768;
             break;
         case Pass::NvCooperativeMatrix2:
+            // A GTX 1080's: f16 arithmetic emulated too (docs/float16.md).
             target.emulate = bit(Emulated::KhrCooperativeMatrix) | bit(Emulated::NvCooperativeMatrix2) |
-                             bit(Emulated::NvTensorAddressing) | bit(Emulated::NvCooperativeMatrixDecodeVector);
+                             bit(Emulated::NvTensorAddressing) | bit(Emulated::NvCooperativeMatrixDecodeVector) |
+                             bit(Emulated::Float16);
             target.subgroup_size = 32;
             target.max_shared_memory_bytes = 49152;
             target.subgroup_shuffles = true;  // a GPU's: reductions and conversions between lanes by shuffles

@@ -4,6 +4,7 @@
 // loads, stores and conversions. What it cannot emulate is reported, not guessed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <spirv/unified1/spirv.hpp>
 
 #include "coopmat_target.h"
@@ -113,6 +114,17 @@ TEST(Float16Pass, WhatItCannotEmulateIsReported) {
     EXPECT_TRUE(contains(lowered("", "OpSpecConstant %half 1"), "16-bit float specialization constants are not emulated"));
     EXPECT_TRUE(contains(lowered("OpExecutionMode %main DenormPreserve 16", "OpConstant %half 1"),
                          "float controls for 16-bit floats are not emulated"));
+}
+
+// f16 tensors the driver runs itself (SPV_ARM_tensors not emulated): the pass cannot widen them.
+TEST(Float16Pass, F16InTypesItDoesNotKnowIsReported) {
+    const auto module = std::ranges::find(corpus(), std::string("elements_f16.comp.spv"), &CorpusModule::name);
+    ASSERT_NE(module, corpus().end());
+    Target target;
+    target.emulate = bit(Emulated::Float16);
+    const Result result = lower(module->words, target, {});
+    EXPECT_FALSE(result.ok);
+    EXPECT_TRUE(contains(messages(result), "16-bit floats in a OpTypeTensorARM are not emulated")) << messages(result);
 }
 
 }  // namespace

@@ -2,16 +2,23 @@
 // no shaderFloat16: shaders/tests/float16/arithmetic.comp runs as written on lavapipe, which has
 // shaderFloat16 (the reference), and lowered with the Float16 set (f32 registers rounded to f16 after
 // each operation). Single operations must agree bit for bit; fused ones (fma, dot, matrix products,
-// which the emulation rounds once) and transcendental functions within a few f16 ulp.
+// which the emulation rounds once) and transcendental functions within a few f16 ulp. Once by the
+// library, once through the layer with its emulation forced (force_emulation of
+// VK_KHR_shader_float16_int8, as on a GTX 1080, whose driver lacks shaderFloat16).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <format>
+#include <optional>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
 #include "coopmat_scalars.h"
 #include "library_lowering.h"
+#include "scoped_env.h"
+#include "spy_records.h"
+#include "temp_dir.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vulkan_context.h"
 
@@ -94,27 +101,26 @@ bool declares_float16(std::span<const uint32_t> words) {
     return false;
 }
 
-TEST(Float16Emulation, ArithmeticMatchesTheDriversFloat16) {
-    VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper();
-    features11.storageBuffer16BitAccess = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
-    features12.shaderFloat16 = VK_TRUE;
-    ContextOptions options{.layer = false, .device_features_next = &features12};
-    options.device_features.shaderInt16 = VK_TRUE;
-    Context context(options);
+// A device with f16 arithmetic and storage, through the layer (and the spy layer below it) or not.
+class Float16Device {
+  public:
+    explicit Float16Device(bool layer) {
+        features11_.storageBuffer16BitAccess = VK_TRUE;
+        features12_.shaderFloat16 = VK_TRUE;
+        ContextOptions options{.layer = layer, .spy = layer, .device_features_next = &features12_};
+        options.device_features.shaderInt16 = VK_TRUE;
+        context_.emplace(options);
+    }
+    Context& context() { return *context_; }
 
-    const std::vector<uint32_t> original = read_shader("tests/float16/arithmetic.comp");
-    lowering::Target target;
-    target.subgroup_size = context.subgroup_size;
-    target.emulate = lowering::bit(lowering::Emulated::Float16);
-    const std::vector<uint32_t> lowered = lower_checked(original, target);
-    ASSERT_FALSE(lowered.empty());
-    EXPECT_TRUE(declares_float16(original));
-    EXPECT_FALSE(declares_float16(lowered));
+  private:
+    VkPhysicalDeviceVulkan11Features features11_ = vku::InitStructHelper();
+    VkPhysicalDeviceVulkan12Features features12_ = vku::InitStructHelper(&features11_);
+    std::optional<Context> context_;
+};
 
-    const Outputs reference = run(context, original);
-    const Outputs emulated = run(context, lowered);
-
+// What differs between the driver's f16 and the emulation's, beyond what the header allows.
+std::string mismatches(const Outputs& reference, const Outputs& emulated) {
     std::string mismatches;
     for (size_t offset = 0; offset + 2 <= kExactBytes && mismatches.size() < 2000; offset += 2) {
         uint16_t want = 0, got = 0;
@@ -136,7 +142,40 @@ TEST(Float16Emulation, ArithmeticMatchesTheDriversFloat16) {
             mismatches += std::format("invocation {} function {}: driver {}, emulated {}\n", k / 10, k % 10, want, got);
         }
     }
-    EXPECT_EQ(mismatches, "");
+    return mismatches;
+}
+
+TEST(Float16Emulation, ArithmeticMatchesTheDriversFloat16) {
+    Float16Device device(false);
+    const std::vector<uint32_t> original = read_shader("tests/float16/arithmetic.comp");
+    lowering::Target target;
+    target.subgroup_size = device.context().subgroup_size;
+    target.emulate = lowering::bit(lowering::Emulated::Float16);
+    const std::vector<uint32_t> lowered = lower_checked(original, target);
+    ASSERT_FALSE(lowered.empty());
+    EXPECT_TRUE(declares_float16(original));
+    EXPECT_FALSE(declares_float16(lowered));
+    EXPECT_EQ(mismatches(run(device.context(), original), run(device.context(), lowered)), "");
+}
+
+TEST(Float16Emulation, ThroughTheLayerMatchesTheDriversFloat16) {
+    const std::vector<uint32_t> original = read_shader("tests/float16/arithmetic.comp");
+    Outputs reference;
+    {
+        Float16Device device(false);
+        reference = run(device.context(), original);
+    }
+    TempDir spy;
+    const ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
+    const ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
+    Float16Device device(true);
+    const Outputs emulated = run(device.context(), original);
+    // The module the pipeline reached the driver with, created last (NNNN-module.spv or -stage.spv).
+    std::vector<std::filesystem::path> reached = spy.files_ending_with(".spv");
+    ASSERT_FALSE(reached.empty());
+    std::ranges::sort(reached);
+    EXPECT_FALSE(declares_float16(read_words(reached.back()))) << "the driver got f16 arithmetic: " << reached.back();
+    EXPECT_EQ(mismatches(reference, emulated), "");
 }
 
 }  // namespace

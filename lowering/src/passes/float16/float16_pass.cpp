@@ -1,6 +1,7 @@
 #include "passes/float16/float16_pass.h"
 
 #include <bit>
+#include <string>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -122,6 +123,23 @@ class Float16Pass final : public Pass {
             if (is_type_declaration(instruction) && widths.holds_half(type) && !widths.in_memory().contains(type) &&
                 widths.widened(type) != type) {
                 replaced.insert(type);
+            }
+        }
+        // A declaration the pass keeps must not name a replaced type (one it does not know, holding f16).
+        for (const auto& instruction : module.types_values_constants) {
+            if (!is_type_declaration(*instruction) || replaced.contains(instruction->result_id())) continue;
+            std::vector<ir::Operand> operands;
+            if (!ir::walk_operands(instruction->words(), module, operands).empty()) continue;
+            for (const ir::Operand& operand : operands) {
+                if (!ir::is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult ||
+                    !replaced.contains(instruction->word(operand.first_word))) {
+                    continue;
+                }
+                context.diagnostics.error(
+                    std::string("16-bit floats in a ") + std::string(instruction->name()) +
+                        " are not emulated (the device lacks shaderFloat16)",
+                    instruction->source_offset(), ir::instruction_text(instruction->words(), module));
+                return false;
             }
         }
         ir::remove_global_definitions(module, replaced);

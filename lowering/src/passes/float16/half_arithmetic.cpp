@@ -55,8 +55,13 @@ class HalfArithmetic {
     size_t rewrite(ir::BasicBlock& block, size_t i) {
         ir::Instruction& instruction = *block.instructions[i];
         const uint32_t result_type = original_type(instruction.result_id());
-        if (!result_type) return i;
+        if (!result_type || !module_.find_definition(instruction.type_id())) return i;
         const uint32_t opcode = instruction.opcode();
+        if (opcode == spv::OpBitcast || opcode == spv::OpFConvert) {
+            // Their operand's type decides what they become: a module that leaves it undefined is
+            // spirv-val's to refuse, after the passes.
+            if (instruction.words().size() < 4 || !module_.find_definition(module_.type_of(instruction.word(3)))) return i;
+        }
         if (opcode == spv::OpBitcast) {
             const uint32_t operand_type = original_type(instruction.word(3));
             if (holds_half_pointer(result_type) || holds_half_pointer(operand_type)) return pointer_bitcast(block, i);

@@ -41,7 +41,10 @@ class MemoryBoundary {
                     store(b, instruction.word(1), pointee(instruction.word(1)), instruction.word(2), instruction.words().subspan(3));
                 });
             case spv::OpCopyMemory:
-                if (pointee(instruction.word(1)) == pointee(instruction.word(2))) return i;
+                if (!is_pointer(instruction.word(1)) || !is_pointer(instruction.word(2)) ||
+                    pointee(instruction.word(1)) == pointee(instruction.word(2))) {
+                    return i;
+                }
                 return replace(block, i, [&](ir::Builder& b) {
                     const uint32_t value = load(b, instruction.word(2), pointee(instruction.word(2)), {}, 0);
                     store(b, instruction.word(1), pointee(instruction.word(1)), value, {});
@@ -66,6 +69,10 @@ class MemoryBoundary {
         return widths_.is_laid_out_pointer(type) && widths_.holds_half(module_.find_definition(type)->word(3));
     }
 
+    bool is_pointer(uint32_t value) const {
+        const ir::Instruction* type = module_.find_definition(module_.type_of(value));
+        return type && type->opcode() == spv::OpTypePointer;
+    }
     uint32_t pointee(uint32_t pointer) const { return module_.find_definition(module_.type_of(pointer))->word(3); }
     uint32_t storage_class(uint32_t pointer) const { return module_.find_definition(module_.type_of(pointer))->word(2); }
 
@@ -142,7 +149,7 @@ class MemoryBoundary {
             case spv::OpTypeMatrix: return definition.word(3);
             case spv::OpTypeArray: {
                 const ir::Instruction* length = module_.find_definition(definition.word(3));
-                if (length->opcode() == spv::OpConstant) return length->word(3);
+                if (length && length->opcode() == spv::OpConstant) return length->word(3);
                 break;
             }
             default: break;

@@ -16,6 +16,7 @@ WidenedTypes::WidenedTypes(ir::Module& module, ir::TypeManager& types, Diagnosti
     for (const auto& instruction : module.types_values_constants) {
         if (instruction->opcode() != spv::OpVariable || instruction->word(3) != spv::StorageClassWorkgroup) continue;
         const ir::Instruction* pointer = module.find_definition(instruction->type_id());
+        if (!pointer || pointer->opcode() != spv::OpTypePointer) continue;
         for (const auto& annotation : module.annotations) {
             if (annotation->opcode() == spv::OpDecorate && annotation->word(1) == pointer->word(3) &&
                 annotation->word(2) == spv::DecorationBlock) {
@@ -84,6 +85,7 @@ bool WidenedTypes::holds_half(uint32_t type) {
             case spv::OpTypeRuntimeArray:
             case spv::OpTypeCooperativeMatrixKHR:
             case spv::OpTypeImage:
+            case spv::OpTypeTensorARM:
                 holds = holds_half(definition->word(2));
                 break;
             case spv::OpTypePointer:
