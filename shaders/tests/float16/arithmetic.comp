@@ -101,8 +101,12 @@ void main() {
     Record r = records[i];
     r.x = r.x * y;
     r.v = r.v + f16vec3(x);
-    r.pair[1] = r.pair[0] * float16_t(2);
+    // A laid-out array copied whole into a plain one and back (both widen to one type).
+    f16vec2 pairs[2] = records[i].pair;
+    pairs[1] = pairs[0] * float16_t(2);
+    r.pair = pairs;
     copied[i] = r;
+    copied[i].pair = pairs;
     functions[i][0] = exp(x * float16_t(0.25));
     functions[i][1] = sqrt(abs(y));
     functions[i][2] = sin(x);

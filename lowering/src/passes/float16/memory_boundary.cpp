@@ -49,6 +49,12 @@ class MemoryBoundary {
                     const uint32_t value = load(b, instruction.word(2), pointee(instruction.word(2)), {}, 0);
                     store(b, instruction.word(1), pointee(instruction.word(1)), value, {});
                 });
+            case spv::OpCopyLogical:
+                // Two laid-out types (an array with its stride and one without) can widen to one.
+                if (instruction.type_id() != module_.type_of(instruction.word(3))) return i;
+                return replace(block, i, [&](ir::Builder& b) {
+                    b.add(spv::OpCopyObject, instruction.type_id(), {instruction.word(3)}, instruction.result_id());
+                });
             default:
                 if (is_atomic(instruction.opcode()) && instruction.words().size() > 3 &&
                     widths_.holds_half(module_.type_of(instruction.word(instruction.type_id() ? 3 : 1)))) {
