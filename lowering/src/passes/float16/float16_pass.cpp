@@ -144,7 +144,32 @@ class Float16Pass final : public Pass {
         }
         ir::remove_global_definitions(module, replaced);
         ir::sort_types_values_constants(module);
+        declare_storage_capabilities(module, widths);
         return true;
+    }
+
+    // Without Float16, f16 data left in memory needs the 16-bit storage capability of its storage
+    // class (Float16 alone allowed it there; the application enabled the matching feature for it).
+    static void declare_storage_capabilities(ir::Module& module, WidenedTypes& widths) {
+        for (const auto& instruction : module.types_values_constants) {
+            if (instruction->opcode() == spv::OpTypePointer && widths.laid_out(instruction->word(2)) &&
+                widths.holds_half(instruction->word(3))) {
+                module.add_capability(storage_capability(instruction->word(2)));
+            }
+        }
+    }
+
+    static uint32_t storage_capability(uint32_t storage_class) {
+        switch (storage_class) {
+            case spv::StorageClassUniform:
+                return spv::CapabilityUniformAndStorageBuffer16BitAccess;
+            case spv::StorageClassPushConstant:
+                return spv::CapabilityStoragePushConstant16;
+            case spv::StorageClassWorkgroup:
+                return spv::CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR;
+            default:  // storage buffers, physical storage buffers, shader records
+                return spv::CapabilityStorageBuffer16BitAccess;
+        }
     }
 
     // An f16 constant becomes the f32 of the same value; specialization constants would need the

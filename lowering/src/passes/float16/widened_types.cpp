@@ -163,6 +163,7 @@ uint32_t WidenedTypes::widen_struct(const ir::Instruction& definition) {
     std::vector<uint32_t> members;
     for (const uint32_t member : definition.operand_words()) members.push_back(widened(member));
     const uint32_t copy = types_.create_type_struct(members);
+    widened_[copy] = copy;  // already in registers' form (it may still lead to f16 in memory)
     if (in_memory_.contains(definition.result_id())) return copy;
     std::vector<std::unique_ptr<ir::Instruction>> copies;
     for (const auto& annotation : module_.annotations) {
