@@ -31,7 +31,7 @@ using coopmat::half_from_double;
 constexpr uint32_t kInvocations = 64;
 // std430 offsets in the shader's buffers.
 constexpr size_t kInputBytes = 512 + kInvocations * 32;  // a, b, wide, then 32-byte records
-constexpr size_t kExactBytes = 4608 + kInvocations * 32;  // halves[64][20], words[64][8], records
+constexpr size_t kExactBytes = 4864 + kInvocations * 32;  // halves[64][20], words[64][9], records
 constexpr size_t kApproximateHalves = kInvocations * 10;
 
 struct Outputs {

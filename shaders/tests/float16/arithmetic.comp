@@ -26,7 +26,7 @@ layout(std430, binding = 0) readonly buffer Inputs {
 // Exact results (compared bit for bit) and transcendental ones (within a few ulp).
 layout(std430, binding = 1) writeonly buffer Exact {
     float16_t halves[64][20];
-    uint words[64][8];
+    uint words[64][9];
     Record copied[64];
 };
 layout(std430, binding = 2) writeonly buffer Approximate {
@@ -97,6 +97,9 @@ void main() {
     words[i][5] = floatBitsToUint(float(quotient));
     words[i][6] = uint(float16BitsToUint16(float16_t(wide[i] * 0.001)));
     words[i][7] = uint(uint16_t(max(x, float16_t(0)) * float16_t(8)));
+    // A vector bit cast each way through 16-bit integers (a component each): the lowest mantissa bits flipped.
+    const i16vec2 lane_bits = float16BitsToInt16(f16vec2(x, y)) ^ i16vec2(int16_t(1));
+    words[i][8] = packFloat2x16(int16BitsToFloat16(lane_bits));
     // A struct read and written whole.
     Record r = records[i];
     r.x = r.x * y;

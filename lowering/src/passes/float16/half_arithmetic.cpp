@@ -206,9 +206,10 @@ class HalfArithmetic {
             if (from_halves && other_width == 16) {
                 std::vector<uint32_t> parts;
                 const uint32_t narrow = types_.get_type_int(16, false);
+                const uint32_t widened_type = module_.type_of(value);  // its f32 form, not operand_type
                 for (uint32_t k = 0; k < halves; ++k) {
                     const uint32_t zero = types_.get_constant(single_, std::array{0u});
-                    const uint32_t pair = b.add(spv::OpCompositeConstruct, pair_, {component(b, value, operand_type, k), zero});
+                    const uint32_t pair = b.add(spv::OpCompositeConstruct, pair_, {component(b, value, widened_type, k), zero});
                     uint32_t bits = b.add(spv::OpUConvert, narrow, {b.add(spv::OpExtInst, word_, {glsl_, GLSLstd450PackHalf2x16, pair})});
                     if (is_signed_int(component_type(type))) bits = b.add(spv::OpBitcast, component_type(type), {bits});
                     parts.push_back(bits);
