@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs takes a count of processes, not '$jobs'" >&2; exit 2; }
-[ $# -gt 0 ] || set -- parse lower_khr_coopmat lower_nv_coopmat2 lower_tile_image lower_long_composites lower_arm_tensors
+[ $# -gt 0 ] || set -- parse lower_khr_coopmat lower_nv_coopmat2 lower_tile_image lower_long_composites lower_arm_tensors lower_float16
 
 bash scripts/setup.sh >/dev/null
 bash scripts/build.sh fuzz

@@ -40,6 +40,10 @@ Target target_for(Pass pass) {
         case Pass::ArmTensors:
             target.emulate = bit(Emulated::ArmTensors);
             break;
+        case Pass::Float16:
+            target.emulate = bit(Emulated::Float16);
+            target.subgroup_size = 32;
+            break;
     }
     return target;
 }

@@ -12,10 +12,11 @@ namespace vkpolyfill::lowering::fuzz {
 // The parser rejects the module with exactly one diagnostic, or parses it and emits the same words.
 std::string parse_problem(std::span<const uint32_t> words);
 
-// The capabilities' passes, one fuzz target each (NvCooperativeMatrix2 with SPV_NV_tensor_addressing).
-enum class Pass { KhrCooperativeMatrix, NvCooperativeMatrix2, TileImage, LongComposites, ArmTensors };
+// The capabilities' passes, one fuzz target each (NvCooperativeMatrix2 with SPV_NV_tensor_addressing;
+// Float16: shaderFloat16's f16 arithmetic alone, over every seed module, not only matrix ones).
+enum class Pass { KhrCooperativeMatrix, NvCooperativeMatrix2, TileImage, LongComposites, ArmTensors, Float16 };
 inline constexpr Pass kPasses[] = {Pass::KhrCooperativeMatrix, Pass::NvCooperativeMatrix2, Pass::TileImage,
-                                   Pass::LongComposites, Pass::ArmTensors};
+                                   Pass::LongComposites, Pass::ArmTensors, Pass::Float16};
 
 // lower() with a Target emulating `pass`'s capability fails with a diagnostic or returns a module
 // that parses, declares none of the emulated capabilities and extensions, and that spirv-val accepts

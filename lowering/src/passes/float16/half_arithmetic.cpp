@@ -174,6 +174,10 @@ class HalfArithmetic {
         const ir::Instruction& definition = *module_.find_definition(type);
         return definition.opcode() == spv::OpTypeVector ? definition.word(2) : type;
     }
+    bool is_numeric_vector(uint32_t type) const {
+        const ir::Instruction* scalar = module_.find_definition(component_type(type));
+        return scalar && (scalar->opcode() == spv::OpTypeInt || scalar->opcode() == spv::OpTypeFloat);
+    }
     uint32_t width(uint32_t scalar_type) const { return module_.find_definition(scalar_type)->word(2); }
     bool is_signed_int(uint32_t scalar_type) const {
         const ir::Instruction& definition = *module_.find_definition(scalar_type);
@@ -194,12 +198,14 @@ class HalfArithmetic {
         const bool from_halves = holds_half_value(operand_type);
         const uint32_t halves = components(from_halves ? operand_type : result_type);
         const uint32_t other = from_halves ? result_type : operand_type;
-        const uint32_t other_width = width(component_type(other));
-        if (holds_half_value(other) || (other_width != 16 && halves % 2 != 0)) {
+        // Scalars and vectors of numbers on both sides (anything else is not a bit cast spirv-val takes).
+        if (!is_numeric_vector(from_halves ? operand_type : result_type) || !is_numeric_vector(other) ||
+            holds_half_value(other) || (width(component_type(other)) != 16 && halves % 2 != 0)) {
             diagnostics_.error("this bit cast of 16-bit floats is not emulated (the device lacks shaderFloat16)",
                                instruction.source_offset(), ir::instruction_text(instruction.words(), module_));
             return i;
         }
+        const uint32_t other_width = width(component_type(other));
         return replace(block, i, [&](ir::Builder& b, const ir::Instruction& old) {
             const uint32_t value = old.word(3);
             const uint32_t type = old.type_id();
