@@ -16,7 +16,7 @@ void add_to_entry_point_interfaces(Module& module, uint32_t variable) {
 void remove_from_entry_point_interfaces(Module& module, const std::unordered_set<uint32_t>& variables) {
     for (auto& entry_point : module.entry_points) {
         const std::span<const uint32_t> words = entry_point->words();
-        const size_t name_end = std::min(words.size(), 3 + (decode_literal_string(words.subspan(3)).size() + 4) / 4);
+        const size_t name_end = entry_point_interface_start(words);
         std::vector<uint32_t> operands(words.begin() + 1, words.begin() + static_cast<ptrdiff_t>(name_end));
         std::copy_if(words.begin() + static_cast<ptrdiff_t>(name_end), words.end(), std::back_inserter(operands),
                      [&](uint32_t id) { return !variables.contains(id); });

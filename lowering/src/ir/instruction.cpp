@@ -1,5 +1,7 @@
 #include "ir/instruction.h"
 
+#include <algorithm>
+
 namespace vkpolyfill::lowering::ir {
 
 Instruction::Instruction(std::span<const uint32_t> words, const grammar::InstructionInfo& info,
@@ -33,6 +35,11 @@ std::string decode_literal_string(std::span<const uint32_t> words) {
         }
     }
     return text;
+}
+
+size_t entry_point_interface_start(std::span<const uint32_t> entry_point_words) {
+    if (entry_point_words.size() <= 3) return entry_point_words.size();
+    return std::min(entry_point_words.size(), 3 + (decode_literal_string(entry_point_words.subspan(3)).size() + 4) / 4);
 }
 
 }  // namespace vkpolyfill::lowering::ir

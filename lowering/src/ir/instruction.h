@@ -56,5 +56,7 @@ std::unique_ptr<Instruction> make_instruction(uint32_t opcode, std::span<const u
 void append_literal_string(std::vector<uint32_t>& words, std::string_view text);
 // The string starting at words[0], up to its nul or the end of `words`.
 std::string decode_literal_string(std::span<const uint32_t> words);
+// Where an OpEntryPoint's interface ids start: the word after its name.
+size_t entry_point_interface_start(std::span<const uint32_t> entry_point_words);
 
 }  // namespace vkpolyfill::lowering::ir

@@ -261,6 +261,32 @@ class Parser {
                             *use.user);
             }
         }
+        return check_entry_points();
+    }
+
+    // What passes take an entry point's ids for: its function, its interface's variables, the function
+    // each execution mode applies to.
+    bool check_entry_points() {
+        const auto is = [&](uint32_t id, uint32_t opcode) {
+            const Instruction* definition = module_->find_definition(id);
+            return definition && definition->opcode() == opcode;
+        };
+        for (const auto& entry_point : module_->entry_points) {
+            const std::span<const uint32_t> words = entry_point->words();
+            if (!is(words[2], spv::OpFunction)) {
+                return fail(std::format("entry point %{} is not a function", words[2]), *entry_point);
+            }
+            for (const uint32_t id : words.subspan(entry_point_interface_start(words))) {
+                if (!is(id, spv::OpVariable) && !is(id, spv::OpUntypedVariableKHR)) {
+                    return fail(std::format("interface %{} of an entry point is not a variable", id), *entry_point);
+                }
+            }
+        }
+        for (const auto& mode : module_->execution_modes) {
+            if (!is(mode->word(1), spv::OpFunction)) {
+                return fail(std::format("execution mode of %{}, which is not a function", mode->word(1)), *mode);
+            }
+        }
         return true;
     }
 
