@@ -74,7 +74,10 @@ class Parser {
             return fail(std::format("malformed {}: {}", info->name, error), offset_, raw_instruction_text(words));
         }
         auto instruction = std::make_unique<Instruction>(words, *info, offset_);
-        if (!check_ids(*instruction) || !check_import(*instruction) || !check_vector(*instruction)) return false;
+        if (!check_ids(*instruction) || !check_import(*instruction) || !check_vector(*instruction) ||
+            !check_source_file(*instruction)) {
+            return false;
+        }
         module_->register_definition(*instruction);  // after check_ids: a use of its own result is a forward use
         if (!place(std::move(instruction))) return false;
         offset_ += word_count;
@@ -154,6 +157,18 @@ class Parser {
     bool may_be_used_before_definition(const Instruction& definition) const {
         return definition.opcode() == spv::OpLabel || definition.opcode() == spv::OpFunction ||
                forward_pointers_.contains(definition.result_id());
+    }
+
+    // OpSource's and OpLine's file is an OpString, declared before them (passes remove other ids).
+    bool check_source_file(const Instruction& instruction) {
+        const uint32_t opcode = instruction.opcode();
+        const bool names_file = (opcode == spv::OpSource && instruction.words().size() > 3) || opcode == spv::OpLine;
+        if (!names_file) return true;
+        const uint32_t file = instruction.word(opcode == spv::OpSource ? 3 : 1);
+        const Instruction* definition = module_->find_definition(file);
+        if (definition && definition->opcode() == spv::OpString) return true;
+        return fail(std::format("the file %{} of {} is not an OpString declared before it", file, instruction.name()),
+                    instruction);
     }
 
     bool check_import(const Instruction& instruction) {
