@@ -1,7 +1,9 @@
 #include "passes/float16/memory_boundary.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/spirv.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/builder.h"
@@ -30,19 +32,20 @@ class MemoryBoundary {
         const ir::Instruction& instruction = *block.instructions[i];
         switch (instruction.opcode()) {
             case spv::OpLoad:
-                if (!crosses(instruction.word(3))) return i;
+                if (!crosses(instruction.word(3)) || !unrollable(instruction, pointee(instruction.word(3)))) return i;
                 return replace(block, i, [&](ir::Builder& b) {
                     load(b, instruction.word(3), pointee(instruction.word(3)), instruction.words().subspan(4),
                          instruction.result_id());
                 });
             case spv::OpStore:
-                if (!crosses(instruction.word(1))) return i;
+                if (!crosses(instruction.word(1)) || !unrollable(instruction, pointee(instruction.word(1)))) return i;
                 return replace(block, i, [&](ir::Builder& b) {
                     store(b, instruction.word(1), pointee(instruction.word(1)), instruction.word(2), instruction.words().subspan(3));
                 });
             case spv::OpCopyMemory:
                 if (!is_pointer(instruction.word(1)) || !is_pointer(instruction.word(2)) ||
-                    pointee(instruction.word(1)) == pointee(instruction.word(2))) {
+                    pointee(instruction.word(1)) == pointee(instruction.word(2)) ||
+                    !unrollable(instruction, pointee(instruction.word(2)))) {
                     return i;
                 }
                 return replace(block, i, [&](ir::Builder& b) {
@@ -73,6 +76,44 @@ class MemoryBoundary {
     bool crosses(uint32_t pointer) {
         const uint32_t type = module_.type_of(pointer);
         return widths_.is_laid_out_pointer(type) && widths_.holds_half(module_.find_definition(type)->word(3));
+    }
+
+    // An access converts piece by piece, so its code grows with the f16 numbers it moves; past
+    // kMostNumbers (a 64x64 matrix) the access is reported rather than unrolled.
+    static constexpr uint64_t kMostNumbers = 4096;
+
+    bool unrollable(const ir::Instruction& instruction, uint32_t type) {
+        if (numbers(type) <= kMostNumbers) return true;
+        diagnostics_.error(std::format("a copy of more than {} 16-bit floats between memory and registers is not "
+                                       "emulated (the device lacks shaderFloat16)", kMostNumbers),
+                           instruction.source_offset(), ir::instruction_text(instruction.words(), module_));
+        return false;
+    }
+
+    // The numbers in a value of `type`, counted up to kMostNumbers + 1 (also past ir::kMostNesting
+    // levels) and once per type (types share members); arrays of unknown length count as one
+    // element (the conversion reports them).
+    uint64_t numbers(uint32_t type, uint32_t depth = 0) {
+        if (const auto it = numbers_.find(type); it != numbers_.end()) return it->second;
+        const ir::Instruction* definition = module_.find_definition(type);
+        const auto bounded = [](uint64_t n) { return std::min(n, kMostNumbers + 1); };
+        uint64_t count = 1;
+        if (depth > ir::kMostNesting) {
+            count = kMostNumbers + 1;
+        } else if (definition && definition->opcode() == spv::OpTypeVector) {
+            count = definition->word(3);
+        } else if (definition && definition->opcode() == spv::OpTypeMatrix) {
+            count = bounded(uint64_t{definition->word(3)} * numbers(definition->word(2), depth + 1));
+        } else if (definition && definition->opcode() == spv::OpTypeArray) {
+            const ir::Instruction* length = module_.find_definition(definition->word(3));
+            const uint64_t elements = length && length->opcode() == spv::OpConstant ? length->word(3) : 1;
+            count = bounded(elements * numbers(definition->word(2), depth + 1));
+        } else if (definition && definition->opcode() == spv::OpTypeStruct) {
+            count = 0;
+            for (const uint32_t member : definition->operand_words()) count = bounded(count + numbers(member, depth + 1));
+        }
+        numbers_[type] = count;
+        return count;
     }
 
     bool is_pointer(uint32_t value) const {
@@ -186,6 +227,7 @@ class MemoryBoundary {
     WidenedTypes& widths_;
     Diagnostics& diagnostics_;
     const ir::Instruction* original_ = nullptr;  // the access being replaced, for diagnostics
+    std::unordered_map<uint32_t, uint64_t> numbers_;
 };
 
 }  // namespace
