@@ -188,6 +188,15 @@ TEST(ParserErrors, UsesBeforeDefinitions) {
     expect_error(assemble(std::string(header) + "OpName %9 \"nothing\"\n"), "%9 is used but never defined");
 }
 
+// A type's members, elements, pointee and parameters are types (passes walk them as such).
+TEST(ParserErrors, TypeOperandsThatAreNotTypes) {
+    const std::string header = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 32 0\n%2 = OpConstant %1 4\n";
+    expect_error(assemble(header + "%3 = OpTypeStruct %1 %2\n"), "%2 in OpTypeStruct is not a type declared before it");
+    expect_error(assemble(header + "%3 = OpTypeArray %2 %2\n"), "%2 in OpTypeArray is not a type declared before it");
+    expect_error(assemble(header + "%3 = OpTypePointer Function %2\n"), "%2 in OpTypePointer is not a type declared before it");
+    expect_error(assemble(header + "%3 = OpTypeFunction %1 %2\n"), "%2 in OpTypeFunction is not a type declared before it");
+}
+
 // What SPIR-V lets come before its definition: names, decorations, entry points, OpPhi, branch and
 // merge targets, a called function, a forward-declared pointer, non-semantic debug info.
 TEST(ParserErrors, AllowedForwardReferences) {

@@ -75,7 +75,7 @@ class Parser {
         }
         auto instruction = std::make_unique<Instruction>(words, *info, offset_);
         if (!check_ids(*instruction) || !check_import(*instruction) || !check_vector(*instruction) ||
-            !check_source_file(*instruction)) {
+            !check_type_operands(*instruction) || !check_source_file(*instruction)) {
             return false;
         }
         module_->register_definition(*instruction);  // after check_ids: a use of its own result is a forward use
@@ -122,6 +122,36 @@ class Parser {
         const uint32_t count = instruction.word(3);
         if (count == 2 || count == 3 || count == 4 || count == 8 || count == 16) return true;
         return fail(std::format("a vector of {} components (SPIR-V allows 2, 3, 4, 8 and 16)", count), instruction);
+    }
+
+    // Passes walk a type's members, elements, pointee and parameters as types (a struct naming a
+    // variable as a member kept that id where a type belongs through the Float16 pass). Ids not yet
+    // defined are forward uses, which check_ids reports unless they are forward pointers.
+    bool check_type_operands(const Instruction& instruction) {
+        std::span<const uint32_t> types;
+        switch (instruction.opcode()) {
+            case spv::OpTypeStruct:
+            case spv::OpTypeFunction:
+                types = instruction.words().subspan(2);
+                break;
+            case spv::OpTypeVector:
+            case spv::OpTypeMatrix:
+            case spv::OpTypeArray:
+            case spv::OpTypeRuntimeArray:
+                types = instruction.words().subspan(2, 1);
+                break;
+            case spv::OpTypePointer:
+                types = instruction.words().subspan(3, 1);
+                break;
+            default:
+                return true;
+        }
+        for (const uint32_t id : types) {
+            const Instruction* definition = module_->find_definition(id);
+            if (!definition || is_type_declaration(definition)) continue;  // check_ids reports uses before definitions
+            return fail(std::format("%{} in {} is not a type declared before it", id, instruction.name()), instruction);
+        }
+        return true;
     }
 
     static bool is_type_declaration(const Instruction* definition) {
