@@ -26,7 +26,8 @@ Target target_for(Pass pass) {
                              bit(Emulated::Float16);
             target.subgroup_size = 32;
             target.max_shared_memory_bytes = 49152;
-            target.subgroup_shuffles = true;  // a GPU's: reductions and conversions between lanes by shuffles
+            // A GPU's: reductions and conversions between lanes by shuffles, its matrix layout.
+            target.subgroup_shuffles = target.distributed_matrices = true;
             break;
         case Pass::TileImage:
             target.emulate = bit(Emulated::ExtShaderTileImage);

@@ -10,6 +10,7 @@
 #include "ir/type_dedup.h"
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
+#include "passes/common/packed_16bit_arrays.h"
 #include "passes/cooperative_matrix/carried_matrices.h"
 #include "passes/cooperative_matrix/element_ops.h"
 #include "passes/cooperative_matrix/lowering_state.h"
@@ -90,6 +91,8 @@ class CooperativeMatrixPass final : public Pass {
         for (size_t f = 0; f < original_functions; ++f) cooperative_matrix::carry_matrices_in_variables(state, *context.module.functions[f]);
         replace_types(state);
         remove_declarations(context.module);
+        // The GPU layout: a GPU's registers hold 16-bit components two at a time.
+        if (context.target.distributed_matrices) pack_16bit_arrays(context.module, context.types);
         if (state.uses_matrix_units()) {  // the driver's own, kept
             context.module.add_capability(spv::CapabilityCooperativeMatrixKHR);
             context.module.add_extension("SPV_KHR_cooperative_matrix");
