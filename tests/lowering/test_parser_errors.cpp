@@ -182,9 +182,11 @@ OpFunctionEnd
 
 TEST(ParserErrors, UsesBeforeDefinitions) {
     const std::string_view header = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n";
-    expect_error(assemble(std::string(header) + "%2 = OpTypePointer Function %1\n%1 = OpTypeInt 32 0\n"),
-                 "%1 is used before its definition at word 14", 10);
-    expect_error(assemble(std::string(header) + "%2 = OpTypePointer Function %1\n"), "%1 is used but never defined");
+    expect_error(assemble(std::string(header) +
+                          "%1 = OpTypeInt 32 0\n%2 = OpTypeVector %1 2\n%3 = OpConstantComposite %2 %4 %4\n%4 = OpConstant %1 0\n"),
+                 "%4 is used before its definition at word 23", 18);
+    expect_error(assemble(std::string(header) + "%1 = OpTypeInt 32 0\n%2 = OpTypeVector %1 2\n%3 = OpConstantComposite %2 %4 %4\n"),
+                 "%4 is used but never defined");
     expect_error(assemble(std::string(header) + "OpName %9 \"nothing\"\n"), "%9 is used but never defined");
 }
 
@@ -195,6 +197,10 @@ TEST(ParserErrors, TypeOperandsThatAreNotTypes) {
     expect_error(assemble(header + "%3 = OpTypeArray %2 %2\n"), "%2 in OpTypeArray is not a type declared before it");
     expect_error(assemble(header + "%3 = OpTypePointer Function %2\n"), "%2 in OpTypePointer is not a type declared before it");
     expect_error(assemble(header + "%3 = OpTypeFunction %1 %2\n"), "%2 in OpTypeFunction is not a type declared before it");
+    // A later label (which other instructions may name before its definition) is no type either.
+    expect_error(assemble(header + "%3 = OpTypeStruct %1 %9\n%4 = OpTypeVoid\n%5 = OpTypeFunction %4\n%6 = OpFunction %4 None %5\n"
+                                   "%9 = OpLabel\nOpReturn\nOpFunctionEnd\n"),
+                 "%9 in OpTypeStruct is not a type declared before it");
 }
 
 // What SPIR-V lets come before its definition: names, decorations, entry points, OpPhi, branch and

@@ -142,5 +142,25 @@ OpMemoryModel Logical GLSL450
     EXPECT_NE(types.get_constant_uint32(7), 2u);
 }
 
+// A decorated array or struct is not handed out (its layout would follow a pass's use of it); a
+// decorated scalar is, since SPIR-V allows one declaration of it (a second OpTypeFloat 16 is invalid).
+TEST(TypeManager, DecoratedTypesAreHandedOutOnlyWhereTheyMayBeDeclaredAgain) {
+    const auto module = parse_or_fail(assemble(R"(
+OpCapability Shader
+OpCapability Float16
+OpMemoryModel Logical GLSL450
+OpDecorate %1 NoContraction
+OpDecorate %4 ArrayStride 4
+%1 = OpTypeFloat 16
+%2 = OpTypeInt 32 0
+%3 = OpConstant %2 2
+%4 = OpTypeArray %2 %3
+)"));
+    ASSERT_NE(module, nullptr);
+    ir::TypeManager types(*module);
+    EXPECT_EQ(types.find_type_float(ir::kFloat16), 1u);
+    EXPECT_EQ(types.find_type_array(2, 3), 0u);
+}
+
 }  // namespace
 }  // namespace vkpolyfill::lowering::test

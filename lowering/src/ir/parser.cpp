@@ -125,8 +125,8 @@ class Parser {
     }
 
     // Passes walk a type's members, elements, pointee and parameters as types (a struct naming a
-    // variable as a member kept that id where a type belongs through the Float16 pass). Ids not yet
-    // defined are forward uses, which check_ids reports unless they are forward pointers.
+    // variable as a member kept that id where a type belongs through the Float16 pass). Only a
+    // forward pointer may be named before its definition (any instruction may name a later label).
     bool check_type_operands(const Instruction& instruction) {
         std::span<const uint32_t> types;
         switch (instruction.opcode()) {
@@ -147,8 +147,7 @@ class Parser {
                 return true;
         }
         for (const uint32_t id : types) {
-            const Instruction* definition = module_->find_definition(id);
-            if (!definition || is_type_declaration(definition)) continue;  // check_ids reports uses before definitions
+            if (is_type_declaration(module_->find_definition(id)) || forward_pointers_.contains(id)) continue;
             return fail(std::format("%{} in {} is not a type declared before it", id, instruction.name()), instruction);
         }
         return true;

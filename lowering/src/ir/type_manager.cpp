@@ -69,7 +69,12 @@ std::vector<uint32_t> TypeManager::key(uint32_t opcode, uint32_t type, std::span
 
 void TypeManager::index(const Instruction& instruction) {
     if (!is_type(instruction) && !is_fixed_constant(instruction.opcode())) return;
-    if (decorated_.contains(instruction.result_id())) return;
+    // A decorated array, struct, pointer or constant may be declared again, undecorated, for a pass;
+    // any other type may be declared once only (SPIR-V 2.8), so even a decorated one is handed out.
+    const bool may_repeat = !is_type(instruction) || instruction.opcode() == spv::OpTypeArray ||
+                            instruction.opcode() == spv::OpTypeRuntimeArray || instruction.opcode() == spv::OpTypeStruct ||
+                            instruction.opcode() == spv::OpTypePointer;
+    if (may_repeat && decorated_.contains(instruction.result_id())) return;
     ids_.try_emplace(key(instruction.opcode(), instruction.type_id(), instruction.operand_words()),
                      instruction.result_id());
 }

@@ -2,9 +2,10 @@
 //   find_*   returns the id of an existing one, 0 if the module has none;
 //   get_*    finds one or makes it;
 //   create_* always makes one (structs: SPIR-V never merges two struct types).
-// Lookups key on an instruction's words without its result id. Types the module decorates (an array
-// with ArrayStride, a Block struct) are never handed out: what a pass asks for is a plain type it can
-// use in any storage class. New types and constants go at the end of the types section; adding the
+// Lookups key on an instruction's words without its result id. Arrays, structs, pointers and
+// constants the module decorates (an array with ArrayStride, a Block struct) are never handed out:
+// what a pass asks for is a plain type it can use in any storage class. Other types are declared
+// once only, decorated or not. New types and constants go at the end of the types section; adding the
 // capabilities they need is the caller's job.
 #pragma once
 
