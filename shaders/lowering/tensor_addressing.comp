@@ -4,7 +4,8 @@
 // transcribed from the spec's pseudo-code. The lowering instantiates it per tensor layout and view
 // type (their dimension counts, clamp mode, hasDimensions and permutation are literals or constants
 // of the type, frozen here as specialization constants), links it into the module and calls it once
-// per element (lowering/src/passes/cooperative_matrix/tensor_memory.cpp).
+// per element (lowering/src/passes/cooperative_matrix/tensor_memory.cpp), through the split entry
+// points at the end.
 //
 // A tensor layout's state is an array of uints (tensor_types.h): blockSize[LDIM], layoutDimension[LDIM],
 // stride[LDIM], offset[LDIM] (int32 bits), span[LDIM], clampValue. A view's: viewDimension[VDIM],
@@ -26,12 +27,15 @@ layout(constant_id = 10) const uint P4 = 4;
 // Array lengths as constants of their own: glslang cannot match array types sized by expressions.
 layout(constant_id = 11) const uint LAYOUT_WORDS = 6;  // 5 * LDIM + 1
 layout(constant_id = 12) const uint VIEW_WORDS = 6;    // 2 * VDIM + 4
+layout(constant_id = 13) const uint M = 1;             // rows of the matrix
+layout(constant_id = 14) const bool CLIP = true;       // whether any view in the module sets a clip region
 
 // What becomes of the element (the helpers' return value).
 const uint ELEMENT = 0;  // accessed at *index
 const uint CLIPPED = 1;  // outside the view's clip region: a load keeps Object's value, a store skips it
 const uint OUTSIDE = 2;  // out of bounds with the Constant clamp mode: a load gives clampValue; a store
                          // discards it (stores treat every mode but Undefined as Constant)
+const uint GENERAL = 3;  // direct_element only: the element needs the general path
 
 const uint UNDEFINED = 0, CONSTANT = 1, CLAMP_TO_EDGE = 2, REPEAT = 3, MIRROR_REPEAT = 4;
 
@@ -118,8 +122,9 @@ uint tensor_element_view(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], c
     // matrixCoordToLinear
     const uint clipRowOffset = v[2 * VDIM], clipRowSpan = v[2 * VDIM + 1];
     const uint clipColOffset = v[2 * VDIM + 2], clipColSpan = v[2 * VDIM + 3];
-    if (row < clipRowOffset || row >= clipRowOffset + clipRowSpan || col < clipColOffset ||
-        col >= clipColOffset + clipColSpan) {
+    // Without a clip region set, the default (offsets 0, spans 0xFFFFFFFF) clips nothing.
+    if (CLIP && (row < clipRowOffset || row >= clipRowOffset + clipRowSpan || col < clipColOffset ||
+                 col >= clipColOffset + clipColSpan)) {
         no_element(element, blockCoord, coordInBlock);
         return CLIPPED;
     }
@@ -149,9 +154,66 @@ uint tensor_element_view(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], c
     return span_index_to_element(t, index, element, blockCoord, coordInBlock);
 }
 
+// The split entry points: a matrix element at (row_base + row_k, col_base + col_k), where the bases
+// are the same for every element an invocation holds and the k's the same in every invocation. Where
+// a two-dimensional layout's slice has the matrix's shape (as wide as it, at least as tall; its
+// transpose through a transposing view), with blocks of one element (llama.cpp's GEMMs and
+// attention), the matrix coordinates are the span coordinates, and direct_element computes an
+// element in bounds as one per-invocation base plus uniform products of the k's: once the caller's
+// loop over the elements is unrolled, the compilers keep one address and scalar offsets rather than
+// a multiplied address per element (which ACO kept live in registers across llama.cpp's K loop).
+
+// The element at span coordinates (base0 + k0, base1 + k1) of a two-dimensional layout with blocks
+// of one element; GENERAL where the clamp mode moves it.
+uint direct_element(const uint t[LAYOUT_WORDS], const uint base0, const uint k0, const uint base1, const uint k1, out uint element,
+                    out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
+    no_element(element, blockCoord, coordInBlock);
+    const int first0 = int(base0) + offset(t, 0), first1 = int(base1) + offset(t, LDIM - 1);
+    const int c0 = first0 + int(k0), c1 = first1 + int(k1);
+    const bool inside = c0 >= 0 && uint(c0) < layout_dimension(t, 0) && c1 >= 0 && uint(c1) < layout_dimension(t, LDIM - 1);
+    const uint mode = STORE && CLAMP_MODE != UNDEFINED ? CONSTANT : CLAMP_MODE;
+    if (!inside && mode == CONSTANT) return OUTSIDE;
+    if (!inside && mode != UNDEFINED) return GENERAL;
+    blockCoord[0] = uint(c0);
+    blockCoord[LDIM - 1] = uint(c1);
+    element = uint(first0) * stride(t, 0) + uint(first1) * stride(t, LDIM - 1) + k0 * stride(t, 0) + k1 * stride(t, LDIM - 1);
+    return ELEMENT;
+}
+
+bool single_element_blocks(const uint t[LAYOUT_WORDS]) {
+    return LDIM == 2 && block_size(t, 0) == 1 && block_size(t, LDIM - 1) == 1;
+}
+
+// tensor_element.
+uint tensor_element_split(const uint t[LAYOUT_WORDS], const uint row_base, const uint row_k, const uint col_base, const uint col_k,
+                          out uint element, out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
+    if (single_element_blocks(t) && span(t, LDIM - 1) == N && span(t, 0) >= M) {
+        const uint status = direct_element(t, row_base, row_k, col_base, col_k, element, blockCoord, coordInBlock);
+        if (status != GENERAL) return status;
+    }
+    return tensor_element(t, row_base + row_k, col_base + col_k, element, blockCoord, coordInBlock);
+}
+
+// tensor_element_view, direct for a view without a clip region and dimensions of its own that keeps
+// or swaps the layout's two dimensions.
+uint tensor_element_view_split(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], const uint row_base, const uint row_k,
+                               const uint col_base, const uint col_k, out uint element, out uint blockCoord[LDIM],
+                               out uint coordInBlock[LDIM]) {
+    if (!CLIP && !HAS_DIMENSIONS && VDIM == 2 && single_element_blocks(t)) {
+        uint status = GENERAL;
+        if (P0 == 0 && P1 == 1 && span(t, LDIM - 1) == N && span(t, 0) >= M) {
+            status = direct_element(t, row_base, row_k, col_base, col_k, element, blockCoord, coordInBlock);
+        } else if (P0 == 1 && P1 == 0 && span(t, 0) == N && span(t, LDIM - 1) >= M) {
+            status = direct_element(t, col_base, col_k, row_base, row_k, element, blockCoord, coordInBlock);
+        }
+        if (status != GENERAL) return status;
+    }
+    return tensor_element_view(t, v, row_base + row_k, col_base + col_k, element, blockCoord, coordInBlock);
+}
+
 // Calls keep the functions alive through the optimizer's dead-function elimination; never run.
 void main() {
     uint t[LAYOUT_WORDS], v[VIEW_WORDS], element, blockCoord[LDIM], coordInBlock[LDIM];
-    tensor_element(t, 0, 0, element, blockCoord, coordInBlock);
-    tensor_element_view(t, v, 0, 0, element, blockCoord, coordInBlock);
+    tensor_element_split(t, 0, 0, 0, 0, element, blockCoord, coordInBlock);
+    tensor_element_view_split(t, v, 0, 0, 0, 0, element, blockCoord, coordInBlock);
 }

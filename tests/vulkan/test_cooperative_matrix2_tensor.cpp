@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "tensor_reference.h"
 #include "coopmat2_target.h"
@@ -213,6 +214,25 @@ std::vector<Case> cases() {
     all.push_back({"StoreTransposedViewOverTheEdges", 3, Constant, [](uint32_t n) {
                        return Setup{.dims = {n + 2, n - 5}, .offsets = {1, -2}, .spans = {n, n}};
                    }});
+    // Slices not of the matrix's shape (narrower, wider, shorter: the matrix wraps over the span's
+    // rows; taller: it does not), where the addressing takes its general path or its direct one.
+    const std::pair<const char*, std::function<Setup(uint32_t)>> shapes[] = {
+        {"Narrower", [](uint32_t n) { return Setup{.dims = {2 * n, n}, .offsets = {1, 2}, .spans = {2 * n, n / 2}}; }},
+        {"Wider", [](uint32_t n) { return Setup{.dims = {n, 2 * n + 1}, .offsets = {-1, 0}, .spans = {n / 2, 2 * n}}; }},
+        {"Shorter", [](uint32_t n) { return Setup{.dims = {n, n + 1}, .offsets = {1, -1}, .spans = {n / 2, n}}; }},
+        {"Taller", [](uint32_t n) { return Setup{.dims = {n + 2, n + 3}, .offsets = {0, 1}, .spans = {n + 3, n}}; }},
+    };
+    for (const auto& [shape, setup] : shapes) {
+        all.push_back({std::string(shape) + "Slice2D", 0, Constant, setup});
+        // Transposed, the slice's dimensions swap.
+        all.push_back({std::string(shape) + "TransposedView", 1, Constant, [setup](uint32_t n) {
+                           Setup s = setup(n);
+                           std::swap(s.dims[0], s.dims[1]);
+                           std::swap(s.offsets[0], s.offsets[1]);
+                           std::swap(s.spans[0], s.spans[1]);
+                           return s;
+                       }});
+    }
     all.push_back({"View3DOwnStrides", 6, ClampToEdge, [](uint32_t n) {
                        return Setup{.dims = {4, n / 2, n}, .offsets = {0, 0, 0}, .spans = {4, n / 2, n}, .view_dims = {2, n, n / 2},
                                     .view_strides = {1, 2 * n, 2}};

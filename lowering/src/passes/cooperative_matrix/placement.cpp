@@ -87,33 +87,43 @@ uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
 }
 
 uint32_t Placement::row_at(ir::Builder& b, uint32_t e) const {
-    const uint32_t u = state_.uint_type();
-    if (stripe_row_) return b.add(spv::OpIAdd, u, {stripe_row_, b.add(spv::OpIMul, u, {e, state_.uint_constant(rows_per_stripe())})});
-    if (invocation_ && stripe_within_row()) return b.add(spv::OpUDiv, u, {e, state_.uint_constant(stripes_per_row())});
-    if (invocation_) {
-        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
-        return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
-    }
-    const LaneLayout& layout = matrix_.layout;  // g + (e / NL) * G
-    const uint32_t line = b.add(spv::OpUDiv, u, {e, state_.uint_constant(layout.columns_per_lane)});
-    const uint32_t row = b.add(spv::OpIAdd, u, {row_group_, b.add(spv::OpIMul, u, {line, state_.uint_constant(layout.row_groups)})});
-    return band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row}) : row;
+    const SplitAt row = row_split_at(b, e);
+    return b.add(spv::OpIAdd, state_.uint_type(), {row.base, row.offset});
 }
 
 uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
-    const uint32_t u = state_.uint_type();
-    if (stripe_column_) return stripe_column_;
+    const SplitAt column = column_split_at(b, e);
+    return b.add(spv::OpIAdd, state_.uint_type(), {column.base, column.offset});
+}
+
+Placement::SplitAt Placement::row_split_at(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type(), zero = state_.uint_constant(0);
+    if (stripe_row_) return {stripe_row_, b.add(spv::OpIMul, u, {e, state_.uint_constant(rows_per_stripe())})};
+    if (invocation_ && stripe_within_row()) return {zero, b.add(spv::OpUDiv, u, {e, state_.uint_constant(stripes_per_row())})};
+    if (invocation_) {  // striped: (e * invocations + invocation) / columns
+        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+        return {b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)}), zero};
+    }
+    const LaneLayout& layout = matrix_.layout;  // g + (e / NL) * G
+    const uint32_t line = b.add(spv::OpUDiv, u, {e, state_.uint_constant(layout.columns_per_lane)});
+    const uint32_t base = band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row_group_}) : row_group_;
+    return {base, b.add(spv::OpIMul, u, {line, state_.uint_constant(layout.row_groups)})};
+}
+
+Placement::SplitAt Placement::column_split_at(ir::Builder& b, uint32_t e) const {
+    const uint32_t u = state_.uint_type(), zero = state_.uint_constant(0);
+    if (stripe_column_) return {stripe_column_, zero};
     if (invocation_ && stripe_within_row()) {
         const uint32_t stripe = b.add(spv::OpUMod, u, {e, state_.uint_constant(stripes_per_row())});
-        return b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {stripe, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+        return {invocation_, b.add(spv::OpIMul, u, {stripe, state_.uint_constant(matrix_.spread.invocations)})};
     }
     if (invocation_) {
         const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
-        return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
+        return {b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)}), zero};
     }
     const LaneLayout& layout = matrix_.layout;  // cl * NL + e % NL
-    const uint32_t column = b.add(spv::OpIAdd, u, {first_column_, b.add(spv::OpUMod, u, {e, state_.uint_constant(layout.columns_per_lane)})});
-    return band_column_ ? b.add(spv::OpIAdd, u, {band_column_, column}) : column;
+    const uint32_t base = band_column_ ? b.add(spv::OpIAdd, u, {band_column_, first_column_}) : first_column_;
+    return {base, b.add(spv::OpUMod, u, {e, state_.uint_constant(layout.columns_per_lane)})};
 }
 
 Placement::Split Placement::row_split(ir::Builder& b, uint32_t e) const {

@@ -21,6 +21,15 @@ class Placement {
     // The same for an element given as a uint id (inside a loop over the elements).
     uint32_t row_at(ir::Builder& builder, uint32_t e) const;
     uint32_t column_at(ir::Builder& builder, uint32_t e) const;
+    // Those as base + offset (ids): the base the same for every element, the offset the same in every
+    // invocation. Once a compiler unrolls the loop, addresses built from the two parts apart are one
+    // address plus uniform offsets, not an address computed (and kept live) per element.
+    struct SplitAt {
+        uint32_t base;
+        uint32_t offset;
+    };
+    SplitAt row_split_at(ir::Builder& builder, uint32_t e) const;
+    SplitAt column_split_at(ir::Builder& builder, uint32_t e) const;
     // The same for an iteration of repeat() over the elements, unrolled or not.
     uint32_t row(ir::Builder& builder, const Iteration& e) const { return e.fixed ? row(builder, *e.fixed) : row_at(builder, e.index); }
     uint32_t column(ir::Builder& builder, const Iteration& e) const {

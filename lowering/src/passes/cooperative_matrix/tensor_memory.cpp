@@ -146,18 +146,19 @@ class TensorAccessFunction {
         using helpers::uint_value;
         std::vector<SpecializationValue> values{uint_value(0, layout_->dimensions), uint_value(1, layout_->clamp_mode),
                                                 uint_value(2, is_store_ ? 1 : 0), uint_value(3, matrix_->columns),
-                                                uint_value(11, layout_->words())};
+                                                uint_value(11, layout_->words()), uint_value(13, matrix_->rows)};
         if (view_) {
             values.push_back(uint_value(4, view_->dimensions));
             values.push_back(uint_value(5, view_->has_dimensions ? 1 : 0));
             for (uint32_t i = 0; i < 5; ++i) values.push_back(uint_value(6 + i, view_->permutation[i]));
             values.push_back(uint_value(12, view_->words()));
+            values.push_back(uint_value(14, state_.tensors.views_clip() ? 1 : 0));
         }
         std::vector<uint32_t> key{0x54414452u /* "TADR" */, view_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
         const uint32_t helper = helpers::link_helper_function(module_, state_.types(), "tensor_addressing",
-                                                              view_ ? "tensor_element_view" : "tensor_element", values,
+                                                              view_ ? "tensor_element_view_split" : "tensor_element_split", values,
                                                               state_.context.diagnostics);
         if (helper) state_.remember_function(std::move(key), helper);
         return helper;
@@ -209,10 +210,10 @@ class TensorAccessFunction {
         // once per element.
         const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
         ir::Builder& b = function.body();
-        const uint32_t row = place.row_at(b, e), column = place.column_at(b, e);
-        std::vector<uint32_t> call = view ? std::vector<uint32_t>{addressing_, layout, view, row, column}
-                                          : std::vector<uint32_t>{addressing_, layout, row, column};
-        for (uint32_t out : {element_, block_coordinates_, coordinates_in_block_}) call.push_back(out);
+        const Placement::SplitAt row = place.row_split_at(b, e), column = place.column_split_at(b, e);
+        std::vector<uint32_t> call{addressing_, layout, view, row.base, row.offset, column.base, column.offset,
+                                   element_, block_coordinates_, coordinates_in_block_};
+        if (!view) call.erase(call.begin() + 2);
         const uint32_t status = b.add(spv::OpFunctionCall, u, call);
         const uint32_t slot = b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
                                     {components, e});
