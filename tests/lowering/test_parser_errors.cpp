@@ -203,6 +203,21 @@ TEST(ParserErrors, TypeOperandsThatAreNotTypes) {
                  "%9 in OpTypeStruct is not a type declared before it");
 }
 
+// OpExecutionModeId's operands are constants (passes freeze LocalSizeId's).
+TEST(ParserErrors, ExecutionModeIdOperandsThatAreNotConstants) {
+    const auto module = [](const char* size) {
+        return std::string("OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %1 \"main\"\n"
+                           "OpExecutionModeId %1 LocalSizeId ") +
+               size +
+               "\n%2 = OpTypeVoid\n%3 = OpTypeFunction %2\n%4 = OpTypeInt 32 0\n%5 = OpConstant %4 1\n"
+               "%6 = OpSpecConstant %4 8\n%7 = OpTypeRuntimeArray %4\n%1 = OpFunction %2 None %3\n%8 = OpLabel\nOpReturn\n"
+               "OpFunctionEnd\n";
+    };
+    expect_error(assemble(module("%7 %5 %5")), "operand %7 of OpExecutionModeId is not a constant");
+    expect_error(assemble(module("%5 %5 %8")), "operand %8 of OpExecutionModeId is not a constant");
+    EXPECT_TRUE(parse(assemble(module("%6 %5 %5"))).ok);
+}
+
 // What SPIR-V lets come before its definition: names, decorations, entry points, OpPhi, branch and
 // merge targets, a called function, a forward-declared pointer, non-semantic debug info.
 TEST(ParserErrors, AllowedForwardReferences) {

@@ -330,6 +330,15 @@ class Parser {
             if (!is(mode->word(1), spv::OpFunction)) {
                 return fail(std::format("execution mode of %{}, which is not a function", mode->word(1)), *mode);
             }
+            // OpExecutionModeId's operands are constants (the passes freeze LocalSizeId's; a type there
+            // kept its id through the Float16 pass's renaming of types, and the module did not parse).
+            if (mode->opcode() != spv::OpExecutionModeId) continue;
+            for (const uint32_t id : mode->words().subspan(3)) {
+                const Instruction* definition = module_->find_definition(id);
+                if (!definition || definition->info().instruction_class != grammar::InstructionClass::ConstantCreation) {
+                    return fail(std::format("operand %{} of OpExecutionModeId is not a constant", id), *mode);
+                }
+            }
         }
         return true;
     }
