@@ -58,8 +58,9 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
 
 // Every element of the matrix, for every invocation of the subgroup: which (row, column) it holds.
 std::multiset<std::pair<uint32_t, uint32_t>> held(uint32_t rows, uint32_t columns, cooperative_matrix::Use use,
-                                                  uint32_t subgroup_size, bool distributed_matrices = false) {
-    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size, distributed_matrices);
+                                                  uint32_t subgroup_size, bool distributed_matrices = false,
+                                                  bool square_blocks = false) {
+    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size, distributed_matrices, square_blocks);
     std::multiset<std::pair<uint32_t, uint32_t>> elements;
     for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
         for (uint32_t e = 0; e < layout->length; ++e) {
@@ -99,6 +100,39 @@ TEST(CooperativeMatrixLaneLayout, AccumulatorElementsHaveOneWriterEachAndAIsWhol
             for (uint32_t c = 0; c < columns; ++c) EXPECT_GE(b.count({0, c}), 1u);
         }
     }
+}
+
+// Square blocks (the GPU layout's workgroup accumulators): every element held once, by blocks that
+// take no more A and B values a K step than gcd(S, N) column lanes would; where rows cannot split
+// over more groups, the gcd layout as it was.
+TEST(CooperativeMatrixLaneLayout, SquareBlocksHoldEachElementOnceWithFewerReadsAStep) {
+    using cooperative_matrix::Use;
+    for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u, 128u}) {
+        for (auto [rows, columns] : {std::pair{32u, 64u}, {64u, 64u}, {16u, 16u}, {64u, 32u}, {8u, 128u}, {24u, 24u}, {64u, 80u}, {4u, 2u}}) {
+            SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(columns) + " at " + std::to_string(subgroup_size));
+            const auto gcd_lanes = cooperative_matrix::lane_layout(rows, columns, Use::Accumulator, subgroup_size);
+            const auto square = cooperative_matrix::lane_layout(rows, columns, Use::Accumulator, subgroup_size, false, true);
+            ASSERT_TRUE(gcd_lanes && square);
+            if (gcd_lanes->writers() < subgroup_size) {
+                EXPECT_EQ(square->column_lanes, gcd_lanes->column_lanes);
+                EXPECT_EQ(square->length, gcd_lanes->length);
+                continue;
+            }
+            EXPECT_EQ(square->writers(), subgroup_size);
+            EXPECT_EQ(square->length, rows * columns / subgroup_size);
+            EXPECT_LE(square->rows_per_lane + square->columns_per_lane, gcd_lanes->rows_per_lane + gcd_lanes->columns_per_lane);
+            const auto elements = held(rows, columns, Use::Accumulator, subgroup_size, false, true);
+            ASSERT_EQ(elements.size(), size_t{rows} * columns);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t c = 0; c < columns; ++c) EXPECT_EQ(elements.count({r, c}), 1u) << r << "," << c;
+            }
+        }
+    }
+    // llama.cpp's coopmat2 GEMM band on a 64-wide GPU: 4 rows x 8 columns (12 reads for 32
+    // products a step) instead of 32 x 1 (33).
+    const auto band = cooperative_matrix::lane_layout(32, 64, Use::Accumulator, 64, false, true);
+    EXPECT_EQ(band->rows_per_lane, 4u);
+    EXPECT_EQ(band->columns_per_lane, 8u);
 }
 
 // A distributed A: each invocation holds M / min(S, M) rows (all K columns), and every element is

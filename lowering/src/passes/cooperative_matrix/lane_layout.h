@@ -20,6 +20,11 @@
 //    (cl * NL + e % NL). Neighbouring columns, rather than columns Lc apart, so that an invocation's
 //    16-bit B elements of a row come in pairs sharing a 32-bit word: one load for two where loads are
 //    per-invocation gathers (lavapipe; memory_access.cpp).
+//  - Workgroup accumulators in the GPU layout (square_blocks below): Lc may be fewer than gcd(S, N),
+//    each column lane holding more neighbouring columns and G = S / Lc row groups fewer rows, so an
+//    invocation's R x NL block is as square as the band allows: a streamed multiply-add reads R values
+//    of A and NL of B (neighbours: one wide read) for its R * NL products at each K step. llama.cpp's
+//    32x64 bands over 64 invocations: 4 x 8 blocks (12 values a step) instead of 32 x 1 (33).
 //
 // A's layout does not depend on the N it will be multiplied with, which the type does not know.
 // The price is that with S > N an invocation picks its A rows by group at run time.
@@ -50,8 +55,10 @@ struct LaneLayout {
 
 // nullopt when the shape cannot be spread evenly over `subgroup_size` invocations. With
 // `distributed_matrices`, an A takes the distributed layout where its rows spread evenly over the row lanes,
-// else the replicated one.
+// else the replicated one. With `square_blocks`, an accumulator takes fewer column lanes than gcd(S, N)
+// where that makes each invocation's block of rows x columns squarer (workgroup accumulators in the
+// GPU layout, whose multiply-adds stream A and B from shared memory: matrix_types.cpp).
 std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size,
-                                      bool distributed_matrices = false);
+                                      bool distributed_matrices = false, bool square_blocks = false);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

@@ -115,7 +115,8 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
                           invocations / subgroup_size, subgroup_size));
         return std::nullopt;
     }
-    const LaneLayout layout = *lane_layout(spread->band_rows, spread->band_columns, use, subgroup_size);
+    const LaneLayout layout =
+        *lane_layout(spread->band_rows, spread->band_columns, use, subgroup_size, false, distributes_matrices(context));
     return MatrixType{0, {}, rows, columns, use, true, layout, *spread, layout.length, 0};
 }
 
