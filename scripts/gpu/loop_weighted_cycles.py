@@ -1,23 +1,25 @@
 #!/usr/bin/env python3
-"""ACO's static cycle estimate with each loop weighted by its trip count.
+"""The GPU compilers' static cycle estimates with each loop weighted by its trip count.
 
-ACO estimates a shader's cycles as the sum of its blocks' cycles, each weighted by a fixed factor for
-its loop depth (8 for one loop, 32 for two, 64 for three), whatever the loops' trip counts. A lowered
-cooperative-matrix kernel puts a loop of 64 iterations inside the engine's loop over K: ACO weighs
-it 4 times the outer body where it runs 64 times, so kernels with different loop nests do not compare.
+ACO and NAK estimate a shader's cycles as the sum of its blocks' cycles, each weighted by a fixed
+factor for its loop depth, whatever the loops' trip counts: ACO 8 for one loop, 32 for two, 64 for
+three (aco_statistics.cpp), NAK 10, 38 and 100 (estimate_block_weight). A lowered cooperative-matrix
+kernel puts a loop of 64 iterations inside the engine's loop over K, which ACO weighs 4 times the
+outer body, so kernels with different loop nests do not compare.
 
-This reads ACO's per-instruction cycles (ACO_DEBUG=perfinfo) of the command's compute pipeline,
-finds each loop (a backward branch) and, where the loop counts a scalar register from a constant to a
-constant (`s_add_u32 sN, sN, STEP` ... `s_cmp_ge_u32 sN, LIMIT`), its trip count. It prints the
-loops (for one pass through each, the loops inside it at their trip counts: one wave's latency and
-its instructions by unit, VALU, LDS, VMEM and SALU, for one step of an engine's loop over K), ACO's weighting recomputed (its if-weights left out), the same blocks weighted by trip counts
-(loops it cannot count: --unknown-trips, default one pass), and ACO's inverse throughput scaled by
-the ratio of the two.
+This reads the compiler's per-instruction cycles (ACO_DEBUG=perfinfo; NAK_DEBUG=print, the delays
+after calc_instr_deps) of the pipeline the command creates, finds each loop (a backward edge) and,
+where the loop counts a scalar or uniform register from a constant to a constant, its trip count. It
+prints the loops (for one pass through each, the loops inside it at their trip counts: one wave's or
+warp's cycles and its instructions by unit, for one step of an engine's loop over K or over keys),
+the compiler's weighting recomputed (its branch weights left out), the same blocks weighted by trip
+counts (loops it cannot count: --unknown-trips, default one pass), and the compiler's estimate scaled
+by the ratio of the two.
 
   scripts/gpu/loop_weighted_cycles.py [--unknown-trips N] [--loops] GPU -- COMMAND [ARGS...]
 
-GPU is one of scripts/gpu-proxy.sh's AMD proxies; COMMAND compiles the pipeline, e.g.
-build/release/tests/bench/vkpolyfill_compile_kernels.
+GPU is one of scripts/gpu-proxy.sh's AMD (ACO) or NVIDIA (NAK) proxies; COMMAND creates the
+pipeline, e.g. build/release/tests/bench/vkpolyfill_compile_kernels.
 """
 import argparse
 import json
@@ -26,132 +28,174 @@ import os
 import re
 import subprocess
 import sys
-
-BLOCK = re.compile(r"^BB(\d+)$")
-INSTR = re.compile(r"^\s*\(\s*(\d+) clk\)\s+(.*)$")
-TARGET = re.compile(r"block:BB(\d+)")
-INCREMENT = re.compile(r"^(s\d+), scc = s_add_u32 (s\d+), (\d+)$")
-COMPARE = re.compile(r"^scc = s_cmpk?_(ge|lg|gt)_[ui]32 (s\d+),? (?:imm:)?(\d+)$")
-INIT = re.compile(r"^(s\d+) = s_mov(?:k_i32 imm:|_b32 )(-?\d+)$")
-DEFINES = re.compile(r"^(s\d+)[ ,=]")
-INVERSE_THROUGHPUT = re.compile(r"Inverse Throughput=(\d+)")
-REPORTED_LATENCY = re.compile(r"^latency: ([\d.]+)$")
+from dataclasses import dataclass, field
 
 
-def parse_blocks(text):
-    """The last program's blocks in linear order: [(name, [(cycles, instruction)])]."""
-    blocks = []
-    for line in text.splitlines():
-        if line.startswith("After lowering to hw instructions"):
-            blocks = []
-        m = BLOCK.match(line)
-        if m:
-            blocks.append((int(m.group(1)), []))
-            continue
-        m = INSTR.match(line)
-        if m and blocks:
-            blocks[-1][1].append((int(m.group(1)), m.group(2)))
-    return blocks
+@dataclass
+class Block:
+    name: int
+    instrs: list = field(default_factory=list)  # (cycles, instruction text)
+    successors: list = field(default_factory=list)  # block names
+
+
+class Aco:
+    debug = ("ACO_DEBUG", "perfinfo")
+    increment = re.compile(r"^(s\d+), scc = s_add_u32 (s\d+), (\d+)$")
+    compare = re.compile(r"^scc = s_cmpk?_(ge|lg|gt)_[ui]32 (s\d+),? (?:imm:)?(\d+)$")
+    init = re.compile(r"^(s\d+) = s_mov(?:k_i32 imm:|_b32 )(-?\d+)$")
+    defines = re.compile(r"^(s\d+)[ ,=]")
+    estimate = re.compile(r"Inverse Throughput=(\d+)")
+    units = (("valu", re.compile(r"(?:\S+ = )?v_")), ("lds", re.compile(r"(?:\S+ = )?ds_")),
+             ("vmem", re.compile(r"(?:\S+ = )?(?:buffer|global|scratch)_")),
+             ("salu", re.compile(r"(?:\S+ = )?s_(?!waitcnt|cbranch|branch|nop|endpgm|barrier)")))
+
+    @staticmethod
+    def blocks(text):
+        """The last program's blocks in linear order; successors from the branches."""
+        blocks = []
+        for line in text.splitlines():
+            if line.startswith("After lowering to hw instructions"):
+                blocks = []
+            m = re.match(r"^BB(\d+)$", line)
+            if m:
+                blocks.append(Block(int(m.group(1))))
+                continue
+            m = re.match(r"^\s*\(\s*(\d+) clk\)\s+(.*)$", line)
+            if m and blocks:
+                blocks[-1].instrs.append((int(m.group(1)), m.group(2)))
+                blocks[-1].successors += [int(t) for t in re.findall(r"block:BB(\d+)", m.group(2))]
+        return blocks
+
+    @staticmethod
+    def loop_weight(depth):
+        weight = 8.0 if depth > 0 else 1.0
+        weight *= 4.0 if depth > 1 else 1.0
+        return weight * (2.0 ** (depth - 2) if depth > 2 else 1.0)
+
+
+class Nak:
+    debug = ("NAK_DEBUG", "print")
+    increment = re.compile(r"^(u?r\d+)\s+= iadd3 (u?r\d+) (0x[0-9a-f]+|\d+) rZ\b")
+    compare = re.compile(r"^u?p\d+\s+= isetp\.(ge|ne|gt)\.[ui]32 (u?r\d+) (0x[0-9a-f]+|\d+)\b")
+    init = re.compile(r"^(u?r\d+)\s+= mov (rZ|0x[0-9a-f]+|\d+)\b")
+    defines = re.compile(r"^(u?r\d+)\s+=")
+    estimate = re.compile(r"Static cycle count=(\d+)")
+    units = (("shared", re.compile(r"\S+\s+= (?:ld|st|atom)\.shared|\s*st\.shared")),
+             ("memory", re.compile(r"\S+\s+= (?:ld|st|atom)\.(?:global|local)|\s*st\.(?:global|local)")),
+             ("uniform", re.compile(r"u[rp]\d+\s+=")),
+             ("alu", re.compile(r"[rp]\d+(?:\.\.\d+)?\s+=")))
+
+    @staticmethod
+    def blocks(text):
+        """The blocks after calc_instr_deps, with their delays and successors."""
+        lines = text.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith("NAK IR after calc_instr_deps")]
+        blocks = []
+        for line in lines[starts[-1] if starts else len(lines):]:
+            m = re.match(r"^block\.\w+ (\d+) ", line)
+            if m:
+                blocks.append(Block(int(m.group(1))))
+                continue
+            m = re.match(r"^\} -> \[(.*)\]", line)
+            if m and blocks:
+                blocks[-1].successors = [int(s) for s in m.group(1).split(",") if s.strip()]
+                continue
+            m = re.match(r"^\s*(?:@!?u?p\w+\s+)?(.*?)\s*// delay=(\d+)", line)
+            if m and blocks:
+                blocks[-1].instrs.append((int(m.group(2)), m.group(1).strip()))
+        return blocks
+
+    @staticmethod
+    def loop_weight(depth):
+        return float(int(10.0 ** math.log2(depth + 1)))
+
+
+def number(text):
+    return int(text, 0) if text != "rZ" else 0
 
 
 def find_loops(blocks):
-    """Each loop as [header position, latch position], from its backward branches."""
-    position = {name: i for i, (name, _) in enumerate(blocks)}
+    """Each loop as (header position, latch position), from its backward edges."""
+    position = {b.name: i for i, b in enumerate(blocks)}
     loops = {}
-    for i, (_, instrs) in enumerate(blocks):
-        for _, text in instrs:
-            for target in TARGET.findall(text):
-                h = position.get(int(target))
-                if h is not None and h <= i:
-                    loops[h] = max(loops.get(h, i), i)
+    for i, block in enumerate(blocks):
+        for successor in block.successors:
+            h = position.get(successor)
+            if h is not None and h <= i:
+                loops[h] = max(loops.get(h, i), i)
     return sorted(loops.items())
 
 
-def initial_value(blocks, header, register):
+def initial_value(compiler, blocks, header, register):
     """The constant the register holds on entering the loop, if a move before the header sets it."""
-    for _, instrs in reversed(blocks[:header]):
-        for _, text in reversed(instrs):
-            m = INIT.match(text)
+    for block in reversed(blocks[:header]):
+        for _, text in reversed(block.instrs):
+            m = compiler.init.match(text)
             if m and m.group(1) == register:
-                return int(m.group(2))
-            d = DEFINES.match(text)
+                return number(m.group(2))
+            d = compiler.defines.match(text)
             if d and d.group(1) == register:
                 return None
     return None
 
 
-def trip_count(blocks, header, latch):
-    """Iterations of a loop counting a scalar register by a constant step to a constant limit."""
+def trip_count(compiler, blocks, header, latch):
+    """Iterations of a loop counting a register by a constant step to a constant limit."""
     steps = {}
-    for _, instrs in blocks[header:latch + 1]:
-        for _, text in instrs:
-            m = INCREMENT.match(text)
+    for block in blocks[header:latch + 1]:
+        for _, text in block.instrs:
+            m = compiler.increment.match(text)
             if m and m.group(1) == m.group(2):
-                steps[m.group(1)] = int(m.group(3))
-    for _, text in reversed(blocks[latch][1]):
-        m = COMPARE.match(text)
+                steps[m.group(1)] = number(m.group(3))
+    for _, text in reversed(blocks[latch].instrs):
+        m = compiler.compare.match(text)
         if m and m.group(2) in steps:
-            start = initial_value(blocks, header, m.group(2))
+            start = initial_value(compiler, blocks, header, m.group(2))
             step = steps[m.group(2)]
             if start is None or step <= 0:
                 return None
-            limit = int(m.group(3)) + (1 if m.group(1) == "gt" else 0)
+            limit = number(m.group(3)) + (1 if m.group(1) == "gt" else 0)
             return max(1, math.ceil((limit - start) / step))
     return None
 
 
-CLASSES = (("valu", re.compile(r"(?:\S+ = )?v_")), ("lds", re.compile(r"(?:\S+ = )?ds_")),
-           ("vmem", re.compile(r"(?:\S+ = )?(?:buffer|global|scratch)_")),
-           ("salu", re.compile(r"(?:\S+ = )?s_(?!waitcnt|cbranch|branch|nop|endpgm|barrier)")))
-
-
-def instruction_counts(instrs):
+def unit_counts(compiler, instrs):
     """A block's instructions by the unit that executes them."""
-    counts = {name: 0 for name, _ in CLASSES}
+    counts = {name: 0 for name, _ in compiler.units}
     for _, text in instrs:
-        for name, pattern in CLASSES:
+        for name, pattern in compiler.units:
             if pattern.match(text):
                 counts[name] += 1
                 break
     return counts
 
 
-def aco_loop_weight(depth):
-    """ACO's factor for a block at this loop depth (aco_statistics.cpp)."""
-    weight = 8.0 if depth > 0 else 1.0
-    weight *= 4.0 if depth > 1 else 1.0
-    weight *= 2.0 ** (depth - 2) if depth > 2 else 1.0
-    return weight
-
-
-def estimate(text, unknown_trips):
-    blocks = parse_blocks(text)
-    loops = [(h, l, trip_count(blocks, h, l)) for h, l in find_loops(blocks)]
-    aco_sum = trip_sum = 0.0
-    passes = [dict.fromkeys(["latency"] + [name for name, _ in CLASSES], 0.0) for _ in loops]
-    for i, (_, instrs) in enumerate(blocks):
-        cycles = sum(c for c, _ in instrs)
-        counts = dict(instruction_counts(instrs), latency=cycles)
+def estimate(compiler, text, unknown_trips):
+    blocks = compiler.blocks(text)
+    loops = [(h, l, trip_count(compiler, blocks, h, l)) for h, l in find_loops(blocks)]
+    depth_sum = trip_sum = 0.0
+    passes = [dict.fromkeys(["latency"] + [name for name, _ in compiler.units], 0.0) for _ in loops]
+    for i, block in enumerate(blocks):
+        cycles = sum(c for c, _ in block.instrs)
+        counts = dict(unit_counts(compiler, block.instrs), latency=cycles)
         enclosing = [(n, t) for n, (h, l, t) in enumerate(loops) if h <= i <= l]
-        aco_sum += cycles * aco_loop_weight(len(enclosing))
         trips = [unknown_trips if t is None else t for _, t in enclosing]
+        depth_sum += cycles * compiler.loop_weight(len(enclosing))
         trip_sum += cycles * math.prod(trips)
         # One pass through each enclosing loop: the loops inside it at their trip counts.
         for depth, (n, _) in enumerate(enclosing):
             for key, value in counts.items():
                 passes[n][key] += value * math.prod(trips[depth + 1:])
-    reported = [float(m.group(1)) for m in map(REPORTED_LATENCY.match, text.splitlines()) if m]
-    throughput = INVERSE_THROUGHPUT.findall(text)
+    estimates = compiler.estimate.findall(text)
     result = {
-        "loops": [{"header": f"BB{blocks[h][0]}", "latch": f"BB{blocks[l][0]}", "trips": t,
+        "loops": [{"header": blocks[h].name, "latch": blocks[l].name, "trips": t,
                    "pass": {k: round(v) for k, v in passes[n].items()}} for n, (h, l, t) in enumerate(loops)],
-        "aco_latency": reported[-1] if reported else None,
-        "loop_depth_latency": round(aco_sum),
-        "trip_weighted_latency": round(trip_sum),
-        "aco_cycles": int(throughput[-1]) if throughput else None,
+        "loop_depth_cycles": round(depth_sum),
+        "trip_weighted_cycles": round(trip_sum),
+        "estimate": int(estimates[-1]) if estimates else None,
     }
-    if result["aco_cycles"] and aco_sum:
-        result["trip_weighted_cycles"] = round(result["aco_cycles"] * trip_sum / aco_sum)
+    if result["estimate"] and depth_sum:
+        result["trip_weighted_estimate"] = round(result["estimate"] * trip_sum / depth_sum)
     return result
 
 
@@ -166,13 +210,19 @@ def main():
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("a command that creates the pipeline is required")
-    proxy = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gpu-proxy.sh")
-    env = dict(os.environ, ACO_DEBUG="perfinfo")
-    run = subprocess.run([proxy, args.gpu] + command, env=env, capture_output=True, text=True)
-    result = estimate(run.stdout + run.stderr, args.unknown_trips)
-    if not result["aco_cycles"]:
+    scripts = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    listing = subprocess.run([os.path.join(scripts, "gpu-proxy.sh"), "--list"], capture_output=True, text=True).stdout
+    drivers = {line.split()[0]: line.split()[1] for line in listing.splitlines() if line.strip()}
+    compiler = {"radeon": Aco, "nouveau": Nak}.get(drivers.get(args.gpu))
+    if not compiler:
+        parser.error(f"{args.gpu} is not an AMD or NVIDIA proxy (scripts/gpu-proxy.sh --list)")
+    env = dict(os.environ, **{compiler.debug[0]: compiler.debug[1]})
+    run = subprocess.run([os.path.join(scripts, "gpu-proxy.sh"), args.gpu] + command, env=env, capture_output=True,
+                         text=True)
+    result = estimate(compiler, run.stdout + run.stderr, args.unknown_trips)
+    if not result["estimate"]:
         sys.stderr.write(run.stderr[-2000:])
-        sys.exit(f"no ACO statistics in the output (an AMD proxy? exit status {run.returncode})")
+        sys.exit(f"no compiler statistics in the output (exit status {run.returncode})")
     if not args.loops:
         result.pop("loops")
     print(json.dumps(result))

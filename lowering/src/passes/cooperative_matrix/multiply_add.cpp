@@ -239,23 +239,37 @@ class MultiplyAdd {
                 b.add(spv::OpLoad, operand.component.type, {scratch_.element_pointer(b, operand.component.type, index, area, true)});
             return widen(b, value, operand, is_signed);
         };
-        const uint32_t k = function.begin_loop(state_.uint_constant(kc));
-        std::vector<uint32_t> a_values, b_values;
-        for (const Placement::Split& row : rows) {
-            const uint32_t base = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k});
-            a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {base, state_.uint_constant(row.constant * kc)}), a_area, false));
-        }
+        // Two K steps an iteration in the GPU layout: an A row's two values are neighbours in shared
+        // memory, which the compilers read at once (one 32-bit read for two 16-bit values). Not where
+        // the accumulators alone crowd the registers: with 256 an invocation (the project's workgroup
+        // GEMM, 512x64 over 128 invocations) the second step's values spilled more on every GPU
+        // (docs/real_gpus.md, "Square register blocks"); llama.cpp's kernels hold 32 and 64.
+        constexpr uint32_t kMostAccumulatorsForTwoSteps = 64;
+        const uint32_t unrolled =
+            distributes_matrices(state_.context) && kc % 2 == 0 && c_->length <= kMostAccumulatorsForTwoSteps ? 2 : 1;
+        const uint32_t iteration = function.begin_loop(state_.uint_constant(kc / unrolled));
+        const uint32_t k = unrolled == 1 ? iteration : b.add(spv::OpIMul, u, {iteration, state_.uint_constant(unrolled)});
+        std::vector<uint32_t> a_bases, b_bases;
+        for (const Placement::Split& row : rows) a_bases.push_back(b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k}));
         const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
-        for (const Placement::Split& column : columns) {
-            const uint32_t base = b.add(spv::OpIAdd, u, {line, column.base});
-            b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {base, state_.uint_constant(b_offset + column.constant)}), b_area, false));
-        }
-        for (uint32_t i = 0; i < rows.size(); ++i) {
+        for (const Placement::Split& column : columns) b_bases.push_back(b.add(spv::OpIAdd, u, {line, column.base}));
+        for (uint32_t step = 0; step < unrolled; ++step) {
+            std::vector<uint32_t> a_values, b_values;
+            for (uint32_t i = 0; i < rows.size(); ++i) {
+                const uint32_t offset = rows[i].constant * kc + step;
+                a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {a_bases[i], state_.uint_constant(offset)}), a_area, false));
+            }
             for (uint32_t t = 0; t < columns.size(); ++t) {
-                const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {sums, state_.uint_constant(i * layout.columns_per_lane + t)});
-                const uint32_t sum = b.add(spv::OpLoad, wide, {pointer});
-                b.add(spv::OpStore, 0,
-                      {pointer, b.add(spv::OpExtInst, wide, {fma_set, GLSLstd450Fma, a_values[i], b_values[t], sum})});
+                const uint32_t offset = b_offset + columns[t].constant + step * n;
+                b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset)}), b_area, false));
+            }
+            for (uint32_t i = 0; i < rows.size(); ++i) {
+                for (uint32_t t = 0; t < columns.size(); ++t) {
+                    const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {sums, state_.uint_constant(i * layout.columns_per_lane + t)});
+                    const uint32_t sum = b.add(spv::OpLoad, wide, {pointer});
+                    b.add(spv::OpStore, 0,
+                          {pointer, b.add(spv::OpExtInst, wide, {fma_set, GLSLstd450Fma, a_values[i], b_values[t], sum})});
+                }
             }
         }
         function.end_loop();
