@@ -45,9 +45,9 @@ class Aco:
     init = re.compile(r"^(s\d+) = s_mov(?:k_i32 imm:|_b32 )(-?\d+)$")
     defines = re.compile(r"^(s\d+)[ ,=]")
     estimate = re.compile(r"Inverse Throughput=(\d+)")
-    units = (("valu", re.compile(r"(?:\S+ = )?v_")), ("lds", re.compile(r"(?:\S+ = )?ds_")),
-             ("vmem", re.compile(r"(?:\S+ = )?(?:buffer|global|scratch)_")),
-             ("salu", re.compile(r"(?:\S+ = )?s_(?!waitcnt|cbranch|branch|nop|endpgm|barrier)")))
+    units = (("valu", re.compile(r"(?:[^=]+= )?v_")), ("lds", re.compile(r"(?:[^=]+= )?ds_")),
+             ("vmem", re.compile(r"(?:[^=]+= )?(?:buffer|global|scratch)_")),
+             ("salu", re.compile(r"(?:[^=]+= )?s_(?!waitcnt|cbranch|branch|nop|endpgm|barrier)")))
 
     @staticmethod
     def blocks(text):
@@ -80,10 +80,10 @@ class Nak:
     init = re.compile(r"^(u?r\d+)\s+= mov (rZ|0x[0-9a-f]+|\d+)\b")
     defines = re.compile(r"^(u?r\d+)\s+=")
     estimate = re.compile(r"Static cycle count=(\d+)")
-    units = (("shared", re.compile(r"\S+\s+= (?:ld|st|atom)\.shared|\s*st\.shared")),
-             ("memory", re.compile(r"\S+\s+= (?:ld|st|atom)\.(?:global|local)|\s*st\.(?:global|local)")),
-             ("uniform", re.compile(r"u[rp]\d+\s+=")),
-             ("alu", re.compile(r"[rp]\d+(?:\.\.\d+)?\s+=")))
+    units = (("shared", re.compile(r"(?:[^=]+= )?(?:ld|st|atom)\.shared")),
+             ("memory", re.compile(r"(?:[^=]+= )?(?:ld|st|atom)\.(?:global|local)")),
+             ("uniform", re.compile(r"u[rp]\d+[^=]*= ")),
+             ("alu", re.compile(r"[rp]\d+[^=]*= ")))
 
     @staticmethod
     def blocks(text):
