@@ -64,6 +64,10 @@ class Aco:
             if m and blocks:
                 blocks[-1].instrs.append((int(m.group(1)), m.group(2)))
                 blocks[-1].successors += [int(t) for t in re.findall(r"block:BB(\d+)", m.group(2))]
+        for block, following in zip(blocks, blocks[1:]):
+            last = block.instrs[-1][1] if block.instrs else ""
+            if not re.match(r"s_(?:branch|endpgm|setpc)", last):  # falls through
+                block.successors.append(following.name)
         return blocks
 
     @staticmethod
@@ -114,16 +118,38 @@ def number(text):
     return int(text, 0) if text != "rZ" else 0
 
 
+@dataclass
+class Loop:
+    header: int  # positions in the linear order
+    latches: set
+    body: set
+
+
 def find_loops(blocks):
-    """Each loop as (header position, latch position), from its backward edges."""
+    """The natural loops of the backward edges, one per header: the header and every block that reaches
+    a latch without passing through it (NAK places latches far from their loops, so a loop's blocks
+    need not be contiguous)."""
     position = {b.name: i for i, b in enumerate(blocks)}
+    predecessors = {i: [] for i in range(len(blocks))}
+    for i, block in enumerate(blocks):
+        for successor in block.successors:
+            if successor in position:
+                predecessors[position[successor]].append(i)
     loops = {}
     for i, block in enumerate(blocks):
         for successor in block.successors:
             h = position.get(successor)
-            if h is not None and h <= i:
-                loops[h] = max(loops.get(h, i), i)
-    return sorted(loops.items())
+            if h is None or h > i:
+                continue
+            loop = loops.setdefault(h, Loop(h, set(), {h}))
+            loop.latches.add(i)
+            stack = [i]
+            while stack:
+                b = stack.pop()
+                if b not in loop.body:
+                    loop.body.add(b)
+                    stack.extend(predecessors[b])
+    return [loops[h] for h in sorted(loops)]
 
 
 def initial_value(compiler, blocks, header, register):
@@ -139,23 +165,28 @@ def initial_value(compiler, blocks, header, register):
     return None
 
 
-def trip_count(compiler, blocks, header, latch):
-    """Iterations of a loop counting a register by a constant step to a constant limit."""
+def trip_count(compiler, blocks, loop):
+    """Iterations of a loop counting a register by a constant step to a constant limit, compared in a
+    block that leaves the loop or goes back to its header."""
+    position = {b.name: i for i, b in enumerate(blocks)}
     steps = {}
-    for block in blocks[header:latch + 1]:
-        for _, text in block.instrs:
+    for b in loop.body:
+        for _, text in blocks[b].instrs:
             m = compiler.increment.match(text)
             if m and m.group(1) == m.group(2):
                 steps[m.group(1)] = number(m.group(3))
-    for _, text in reversed(blocks[latch].instrs):
-        m = compiler.compare.match(text)
-        if m and m.group(2) in steps:
-            start = initial_value(compiler, blocks, header, m.group(2))
-            step = steps[m.group(2)]
-            if start is None or step <= 0:
-                return None
-            limit = number(m.group(3)) + (1 if m.group(1) == "gt" else 0)
-            return max(1, math.ceil((limit - start) / step))
+    deciding = sorted(loop.latches | {b for b in loop.body
+                                      if any(position.get(s) not in loop.body for s in blocks[b].successors)})
+    for b in deciding:
+        for _, text in reversed(blocks[b].instrs):
+            m = compiler.compare.match(text)
+            if m and m.group(2) in steps:
+                start = initial_value(compiler, blocks, loop.header, m.group(2))
+                step = steps[m.group(2)]
+                if start is None or step <= 0:
+                    return None
+                limit = number(m.group(3)) + (1 if m.group(1) == "gt" else 0)
+                return max(1, math.ceil((limit - start) / step))
     return None
 
 
@@ -172,13 +203,16 @@ def unit_counts(compiler, instrs):
 
 def estimate(compiler, text, unknown_trips):
     blocks = compiler.blocks(text)
-    loops = [(h, l, trip_count(compiler, blocks, h, l)) for h, l in find_loops(blocks)]
+    found = find_loops(blocks)
+    trip_counts = [trip_count(compiler, blocks, loop) for loop in found]
+    # Outer loops first: a loop inside another has fewer blocks.
+    nesting = sorted(range(len(found)), key=lambda n: -len(found[n].body))
     depth_sum = trip_sum = 0.0
-    passes = [dict.fromkeys(["latency"] + [name for name, _ in compiler.units], 0.0) for _ in loops]
+    passes = [dict.fromkeys(["latency"] + [name for name, _ in compiler.units], 0.0) for _ in found]
     for i, block in enumerate(blocks):
         cycles = sum(c for c, _ in block.instrs)
         counts = dict(unit_counts(compiler, block.instrs), latency=cycles)
-        enclosing = [(n, t) for n, (h, l, t) in enumerate(loops) if h <= i <= l]
+        enclosing = [(n, trip_counts[n]) for n in nesting if i in found[n].body]
         trips = [unknown_trips if t is None else t for _, t in enclosing]
         depth_sum += cycles * compiler.loop_weight(len(enclosing))
         trip_sum += cycles * math.prod(trips)
@@ -188,8 +222,9 @@ def estimate(compiler, text, unknown_trips):
                 passes[n][key] += value * math.prod(trips[depth + 1:])
     estimates = compiler.estimate.findall(text)
     result = {
-        "loops": [{"header": blocks[h].name, "latch": blocks[l].name, "trips": t,
-                   "pass": {k: round(v) for k, v in passes[n].items()}} for n, (h, l, t) in enumerate(loops)],
+        "loops": [{"header": blocks[loop.header].name, "latches": [blocks[l].name for l in sorted(loop.latches)],
+                   "blocks": len(loop.body), "trips": trip_counts[n], "pass": {k: round(v) for k, v in passes[n].items()}}
+                  for n, loop in enumerate(found)],
         "loop_depth_cycles": round(depth_sum),
         "trip_weighted_cycles": round(trip_sum),
         "estimate": int(estimates[-1]) if estimates else None,

@@ -64,12 +64,33 @@ block.u 2 L4 [1] -> {
   compute: Instruction count=9; Static cycle count=500; Max warps/SM=16;
 """
 
+# A loop whose latch (a block of spill reloads) NAK placed after the loop's exit: the loop is its
+# header and latch, not the exit between them.
+NAK_LATCH_AFTER_EXIT = """NAK IR after calc_instr_deps:
+block.u 0 L0 [] -> {
+      ur4       = mov rZ                                      // delay=1
+} -> [1]
+block.u 1 L1 [0, 3] -> {
+      r1        = ffma.ftz r2 r3 r1                           // delay=2
+      ur4       = iadd3 ur4 0x2 rZ                            // delay=1
+      up0       = isetp.ge.u32 ur4 0x10                       // delay=1
+} -> [2, 3]
+block.u 2 L2 [1] -> {
+                  exit                                        // delay=5
+} -> []
+block.u 3 L3 [1] -> {
+      r7        = ld.local.strong.cta.b32 [rZ+0x10], pT       // delay=3
+                  bra pT L1                                   // delay=1
+} -> [1]
+  compute: Static cycle count=86;
+"""
+
 
 class LoopWeightedCycles(unittest.TestCase):
     def test_aco_nested_loops_at_their_trip_counts(self):
         result = lwc.estimate(lwc.Aco, ACO, 1.0)
-        self.assertEqual([(l["header"], l["latch"], l["trips"]) for l in result["loops"]],
-                         [(1, 5, None), (2, 4, 8), (3, 3, 64)])
+        self.assertEqual([(l["header"], l["latches"], l["blocks"], l["trips"]) for l in result["loops"]],
+                         [(1, [5], 5, None), (2, [4], 3, 8), (3, [3], 1, 64)])
         inner, middle, outer = (l["pass"] for l in reversed(result["loops"]))
         self.assertEqual(inner, {"latency": 7, "valu": 1, "lds": 1, "vmem": 0, "salu": 2})
         # 1 + 64 x 7 + 3 cycles; the mov, 64 x (add, compare), add and compare
@@ -87,11 +108,18 @@ class LoopWeightedCycles(unittest.TestCase):
 
     def test_nak_uniform_counter(self):
         result = lwc.estimate(lwc.Nak, NAK, 1.0)
-        self.assertEqual(result["loops"], [{"header": 1, "latch": 1, "trips": 32,
+        self.assertEqual(result["loops"], [{"header": 1, "latches": [1], "blocks": 1, "trips": 32,
                                             "pass": {"latency": 14, "shared": 1, "memory": 0, "uniform": 2, "alu": 1}}])
         self.assertEqual(result["trip_weighted_cycles"], 1 + 32 * 14 + 1)
         self.assertEqual(result["loop_depth_cycles"], 1 + 10 * 14 + 1)  # NAK weighs one loop 10
         self.assertEqual(result["trip_weighted_estimate"], round(500 * 450 / 142))
+
+    def test_nak_loop_of_blocks_apart(self):
+        result = lwc.estimate(lwc.Nak, NAK_LATCH_AFTER_EXIT, 1.0)
+        self.assertEqual(result["loops"], [{"header": 1, "latches": [3], "blocks": 2, "trips": 8,
+                                            "pass": {"latency": 8, "shared": 0, "memory": 1, "uniform": 2, "alu": 1}}])
+        self.assertEqual(result["trip_weighted_cycles"], 1 + 8 * 8 + 5)
+        self.assertEqual(result["loop_depth_cycles"], 1 + 10 * 8 + 5)
 
     def test_a_counter_without_a_known_start_is_unknown(self):
         text = ACO.replace("\t(  1 clk)   s51 = s_mov_b32 0\n", "\t(  1 clk)   s51 = s_mov_b32 s7\n")
