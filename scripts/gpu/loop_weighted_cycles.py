@@ -44,7 +44,7 @@ class Aco:
     compare = re.compile(r"^scc = s_cmpk?_(ge|lg|gt)_[ui]32 (s\d+),? (?:imm:)?(\d+)$")
     init = re.compile(r"^(s\d+) = s_mov(?:k_i32 imm:|_b32 )(-?\d+)$")
     defines = re.compile(r"^(s\d+)[ ,=]")
-    estimate = re.compile(r"Inverse Throughput=(\d+)")
+    estimate = re.compile(r"Inverse Throughput=([\d.e+]+)")
     units = (("valu", re.compile(r"(?:[^=]+= )?v_")), ("lds", re.compile(r"(?:[^=]+= )?ds_")),
              ("vmem", re.compile(r"(?:[^=]+= )?(?:buffer|global|scratch)_")),
              ("salu", re.compile(r"(?:[^=]+= )?s_(?!waitcnt|cbranch|branch|nop|endpgm|barrier)")))
@@ -83,7 +83,7 @@ class Nak:
     compare = re.compile(r"^u?p\d+\s+= isetp\.(ge|ne|gt)\.[ui]32 (u?r\d+) (0x[0-9a-f]+|\d+)\b")
     init = re.compile(r"^(u?r\d+)\s+= mov (rZ|0x[0-9a-f]+|\d+)\b")
     defines = re.compile(r"^(u?r\d+)\s+=")
-    estimate = re.compile(r"Static cycle count=(\d+)")
+    estimate = re.compile(r"Static cycle count=([\d.e+]+)")
     units = (("shared", re.compile(r"(?:[^=]+= )?(?:ld|st|atom)\.shared")),
              ("memory", re.compile(r"(?:[^=]+= )?(?:ld|st|atom)\.(?:global|local)")),
              ("uniform", re.compile(r"u[rp]\d+[^=]*= ")),
@@ -227,7 +227,7 @@ def estimate(compiler, text, unknown_trips):
                   for n, loop in enumerate(found)],
         "loop_depth_cycles": round(depth_sum),
         "trip_weighted_cycles": round(trip_sum),
-        "estimate": int(estimates[-1]) if estimates else None,
+        "estimate": round(float(estimates[-1])) if estimates else None,
     }
     if result["estimate"] and depth_sum:
         result["trip_weighted_estimate"] = round(result["estimate"] * trip_sum / depth_sum)

@@ -82,7 +82,7 @@ block.u 3 L3 [1] -> {
       r7        = ld.local.strong.cta.b32 [rZ+0x10], pT       // delay=3
                   bra pT L1                                   // delay=1
 } -> [1]
-  compute: Static cycle count=86;
+  compute: Static cycle count=1.79059e+06;
 """
 
 
@@ -120,6 +120,7 @@ class LoopWeightedCycles(unittest.TestCase):
                                             "pass": {"latency": 8, "shared": 0, "memory": 1, "uniform": 2, "alu": 1}}])
         self.assertEqual(result["trip_weighted_cycles"], 1 + 8 * 8 + 5)
         self.assertEqual(result["loop_depth_cycles"], 1 + 10 * 8 + 5)
+        self.assertEqual(result["estimate"], 1790590)  # printed as %g past a million
 
     def test_a_counter_without_a_known_start_is_unknown(self):
         text = ACO.replace("\t(  1 clk)   s51 = s_mov_b32 0\n", "\t(  1 clk)   s51 = s_mov_b32 s7\n")
