@@ -85,7 +85,7 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
                            target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u}) {
         append_u32(out, field);
     }
-    append_u32(out, target.multiply_on_native_matrices ? 1u : 0u);
+    append_u32(out, static_cast<uint32_t>(target.multiply_on_native_matrices));
     append_u32(out, static_cast<uint32_t>(target.native_matrices.size()));
     for (const lowering::CooperativeMatrixConfiguration& unit : target.native_matrices) {
         for (uint32_t field : {unit.m, unit.n, unit.k, static_cast<uint32_t>(unit.a), static_cast<uint32_t>(unit.b),

@@ -251,7 +251,9 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
         } else if (auto configuration = option("--native-matrix")) {
             if (!parse_native_matrix(*configuration, native_matrices, error)) return std::nullopt;
         } else if (arg == "--multiply-on-native") {
-            options.target.multiply_on_native_matrices = true;
+            options.target.multiply_on_native_matrices = lowering::NativeMultiplyAdds::All;
+        } else if (arg == "--multiply-kept-on-native") {
+            options.target.multiply_on_native_matrices = lowering::NativeMultiplyAdds::KeptAccumulators;
         } else if (auto spec = option("--spec-const")) {
             if (!parse_spec_constant(*spec, options.specialization, error)) return std::nullopt;
         } else if (!error.empty()) {
@@ -342,6 +344,9 @@ Options:
   --multiply-on-native  Workgroup-scope multiply-adds whose types a --native-matrix configuration fits
                         run on it, staged through shared memory; the module keeps
                         SPV_KHR_cooperative_matrix for them.
+  --multiply-kept-on-native
+                        Only those whose accumulator stays in the configuration's tiles (converted or
+                        stored otherwise; the layer's choice on NVIDIA's drivers).
   --unroll-up-to N      Per-element code is written out for up to N components an invocation holds,
                         a loop beyond (default 512; 0 makes every such repetition a loop).
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:

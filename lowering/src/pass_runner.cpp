@@ -74,7 +74,13 @@ bool run_emulation_passes(ir::Module& module, const Target& target, std::span<co
     ir::TypeManager types(module);
     PassContext context{module, types, target, diagnostics, specialization};
     bool changed = false;
+    std::vector<PassFactory> ran;
     for (const EmulatedSetInfo* info : to_lower) {
+        // One pass lowers several sets (the cooperative-matrix one: KHR, NV2, tensor addressing, decode
+        // vectors) in one run; a second run would take what the first left for the driver (the KHR tiles
+        // of multiply-adds on its own units) for more to lower.
+        if (std::ranges::find(ran, info->make_pass) != ran.end()) continue;
+        ran.push_back(info->make_pass);
         const auto pass = info->make_pass();
         changed = pass->run(context) || changed;
         if (diagnostics.has_errors()) return changed;

@@ -1,5 +1,5 @@
 // Workgroup-scope multiply-adds on the driver's own cooperative matrices (Target::native_matrices,
-// multiply_on_native_matrices): the tile the lowering picks, the output keeping
+// multiply_on_native_matrices): the tile the lowering picks, which multiply-adds run there, the output keeping
 // SPV_KHR_cooperative_matrix for subgroup-scope tiles only and passing spirv-val, and plain code where
 // no unit fits. And modules that use SPV_NV_cooperative_matrix2's matrices (workgroup scope, shapes the
 // driver does not offer) with only SPV_KHR_cooperative_matrix declared are lowered as such.
@@ -32,8 +32,9 @@ CooperativeMatrixConfiguration unit(uint32_t m, uint32_t n, uint32_t k, CT accum
 }
 
 // A GPU with KHR cooperative matrices of its own (not emulated) in configurations `units`, on which
-// workgroup multiply-adds run (`multiply`).
-Target gpu_with_units(uint32_t subgroup_size, std::vector<CooperativeMatrixConfiguration> units, bool multiply = true) {
+// the workgroup multiply-adds `multiply` says run.
+Target gpu_with_units(uint32_t subgroup_size, std::vector<CooperativeMatrixConfiguration> units,
+                      NativeMultiplyAdds multiply = NativeMultiplyAdds::All) {
     Target target = emulating_coopmat(subgroup_size);
     target.emulate &= ~bit(Emulated::KhrCooperativeMatrix);
     target.native = bit(Emulated::KhrCooperativeMatrix);
@@ -129,6 +130,51 @@ TEST(MatrixUnits, AccumulatorsReadElementByElementStayPlain) {
     }
 }
 
+// NativeMultiplyAdds::KeptAccumulators takes a multiply-add only where its accumulator stays in the
+// tiles and leaves them no more than once (conversions, stores). Each
+// module as lowered under All and KeptAccumulators: the arrays of accumulator tiles (kept C) and the
+// driver's multiply-adds.
+TEST(MatrixUnits, KeptAccumulatorsTakeOnlySumsThatStayInTheTiles) {
+    using Arrays = std::multiset<std::string>;
+    const auto lowered = [](const std::string& name, uint32_t op, uint32_t subgroup_size, NativeMultiplyAdds multiply) {
+        const auto units = subgroup_size == 8 ? std::vector{unit(8, 8, 8)} : std::vector{unit(16, 16, 16)};  // lavapipe 26's, a GPU's
+        const Result result = lowered_corpus_module(name, {op}, gpu_with_units(subgroup_size, units, multiply));
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return std::pair{accumulator_tiles(result.words).arrays, read_facts(result.words).count(spv::OpCooperativeMatrixMulAddKHR)};
+    };
+    constexpr auto kept = NativeMultiplyAdds::KeptAccumulators, all = NativeMultiplyAdds::All;
+    // A GEMM's sum over K: kept in tiles either way, a 2x2 block of them a subgroup.
+    const Result gemm = lowered_gemm(gpu_with_units(32, {unit(16, 16, 16)}, kept));
+    ASSERT_TRUE(gemm.ok) << messages(gemm);
+    EXPECT_EQ(validate(gemm.words, kVulkan13), "");
+    EXPECT_EQ(accumulator_tiles(gemm.words).arrays, Arrays{"%uint_4"});
+    EXPECT_EQ(read_facts(gemm.words).count(spv::OpCooperativeMatrixMulAddKHR), 4u);
+    // Attention's 32x32 scores go on to a reduction and per-element work: plain code; its 32x16
+    // output (two tiles) is only stored.
+    EXPECT_EQ(lowered("workgroup_attention.comp.spv", 0, 32, all), std::pair(Arrays{"%uint_4", "%uint_2"}, size_t{6}));
+    EXPECT_EQ(lowered("workgroup_attention.comp.spv", 0, 32, kept), std::pair(Arrays{"%uint_2"}, size_t{2}));
+    // A GEMM whose A a DecodeFunc loads (a quantized GEMM): its sum is kept as well.
+    EXPECT_EQ(lowered("tensor_decode_superblock.comp.spv", 1, 32, all), std::pair(Arrays{"%uint_4"}, size_t{4}));
+    EXPECT_EQ(lowered("tensor_decode_superblock.comp.spv", 1, 32, kept), std::pair(Arrays{"%uint_4"}, size_t{4}));
+    // The 32x32 accumulator goes through a per-element operation under OP 1, the 32x16 one is read
+    // element by element: both plain.
+    EXPECT_EQ(lowered("workgroup_gemm_loop.comp.spv", 0, 8, all).first, Arrays{"%uint_4"});
+    EXPECT_EQ(lowered("workgroup_gemm_loop.comp.spv", 0, 8, kept), std::pair(Arrays{}, size_t{0}));
+}
+
+// A module declaring SPV_NV_tensor_addressing (and so on) beside SPV_NV_cooperative_matrix2 is lowered
+// by one run of the pass that lowers them all: a second run took the driver's tiles the first had
+// left for the multiply-adds on the units for more matrices to lower, into plain code.
+TEST(MatrixUnits, TheUnitsSurviveTheOtherSetsAModuleDeclares) {
+    const Result result = lowered_corpus_module("tensor_decode_superblock.comp.spv", {1}, gpu_with_units(32, {unit(16, 16, 16)}));
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    EXPECT_TRUE(facts.extensions.contains("SPV_KHR_cooperative_matrix"));
+    EXPECT_GT(facts.count(spv::OpCooperativeMatrixMulAddKHR), 0u);
+}
+
 TEST(MatrixUnits, MultiplyAddsNoUnitFitsAreLoweredToPlainCode) {
     const auto plain = [](const Target& target) {
         const Result result = lowered_gemm(target);
@@ -137,7 +183,7 @@ TEST(MatrixUnits, MultiplyAddsNoUnitFitsAreLoweredToPlainCode) {
         return matrix_types(result.words).empty() && (scan_emulated_capabilities(result.words) & ~bit(Emulated::Float16)) == 0;
     };
     EXPECT_FALSE(plain(gpu_with_units(32, {unit(16, 16, 16)})));
-    EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16)}, false))) << "multiplying on them not asked for";
+    EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16)}, NativeMultiplyAdds::None))) << "multiplying on them not asked for";
     EXPECT_TRUE(plain(gpu_with_units(32, {unit(16, 16, 16, CT::Float16)}))) << "the accumulator's type differs";
     EXPECT_TRUE(plain(gpu_with_units(32, {unit(48, 16, 16), unit(16, 16, 64)}))) << "no tile divides 64x64x32";
     Target small = gpu_with_units(32, {unit(16, 16, 16)});
@@ -177,7 +223,7 @@ TEST(CooperativeMatrix2Scope, WorkgroupScopeDeclaredOnlyAsKhrCountsAsNv2) {
     EXPECT_TRUE(scan_emulated_capabilities(gemm->words) & bit(Emulated::NvCooperativeMatrix2));
     EXPECT_FALSE(scan_emulated_capabilities(khr->words) & bit(Emulated::NvCooperativeMatrix2));
 
-    const Target target = gpu_with_units(32, {unit(16, 16, 16)}, false);
+    const Target target = gpu_with_units(32, {unit(16, 16, 16)}, NativeMultiplyAdds::None);
     const Result lowered = lowered_gemm(target);
     ASSERT_TRUE(lowered.ok) << messages(lowered);
     EXPECT_TRUE(lowered.changed);
@@ -192,7 +238,7 @@ TEST(CooperativeMatrix2Scope, WorkgroupScopeDeclaredOnlyAsKhrCountsAsNv2) {
 // specialization constants: at a shape the driver offers it is the driver's; at one it does not (a
 // coopmat2 flexible dimension, 32x32x16) it is lowered, as NAK crashed on it and RADV miscompiles it.
 TEST(CooperativeMatrix2Scope, ShapesTheDriverDoesNotOfferCountAsNv2) {
-    const Target target = gpu_with_units(32, {unit(16, 16, 16), unit(16, 8, 16)}, false);
+    const Target target = gpu_with_units(32, {unit(16, 16, 16), unit(16, 8, 16)}, NativeMultiplyAdds::None);
     const auto gemm = [&](uint32_t tm, uint32_t tn, uint32_t tk) {
         return lowered_corpus_module("gemm_coopmat.comp.spv", {128, 32, tm, tn, tk, 1, 1, 2, 2, 32}, target);
     };

@@ -46,6 +46,19 @@ struct TileImageTarget {
     bool dynamic_indexing = true;
 };
 
+// Which workgroup-scope multiply-adds run on the driver's own cooperative matrices
+// (passes/cooperative_matrix/matrix_units.h, resident_accumulators.h).
+enum class NativeMultiplyAdds : uint8_t {
+    None,
+    // Those whose accumulator stays in the driver's tiles from one multiply-add to the next and goes
+    // through nothing but conversions and stores otherwise (a GEMM's sum over K): where the units pay
+    // for staging A and B (measured: NVK's f16 and q4_0 GEMMs). Accumulators that leave the tiles for
+    // per-element work at every step (flash attention's) stay on plain code.
+    KeptAccumulators,
+    // Every one a configuration of the driver's fits, C staged around it where it cannot stay in tiles.
+    All,
+};
+
 // What the lowered code may rely on: facts about the device and the pipeline stage.
 struct Target {
     uint32_t spirv_version = 0x00010600;  // highest SPIR-V version the device consumes
@@ -93,10 +106,10 @@ struct Target {
     // specialization constants) is lowered as SPV_NV_cooperative_matrix2 where that is emulated, rather
     // than handed to a driver that lacks the shape (pass_runner.cpp).
     std::vector<CooperativeMatrixConfiguration> native_matrices;
-    // Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) run on native_matrices: A, B and C
-    // staged through shared memory and multiplied tile by tile on the driver's units
-    // (passes/cooperative_matrix/matrix_units.h). false: lowered to plain code.
-    bool multiply_on_native_matrices = false;
+    // Which workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) run on native_matrices: A, B and
+    // C staged through shared memory and multiplied tile by tile on the driver's units
+    // (passes/cooperative_matrix/matrix_units.h); the rest are lowered to plain code.
+    NativeMultiplyAdds multiply_on_native_matrices = NativeMultiplyAdds::None;
     TileImageTarget tile_image{};
 };
 

@@ -215,9 +215,11 @@ class UnitMultiplyAdd {
 
 }  // namespace
 
-std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& o) {
+std::optional<CooperativeMatrixConfiguration> fitting_matrix_unit(LoweringState& state, const MultiplyAddOperands& o) {
     const Target& target = state.context.target;
-    if (!o.c.workgroup || !target.multiply_on_native_matrices || o.c.component.type != o.result.component.type) return std::nullopt;
+    if (!o.c.workgroup || target.multiply_on_native_matrices == NativeMultiplyAdds::None || o.c.component.type != o.result.component.type) {
+        return std::nullopt;
+    }
     const uint32_t mask = o.operands_mask;
     const auto a = component_type(state, o.a.component, has(mask, spv::CooperativeMatrixOperandsMatrixASignedComponentsKHRMask));
     const auto b = component_type(state, o.b.component, has(mask, spv::CooperativeMatrixOperandsMatrixBSignedComponentsKHRMask));
@@ -232,6 +234,11 @@ std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& sta
         if (!best || unit.m * unit.n * unit.k > best->m * best->n * best->k) best = unit;
     }
     return best;
+}
+
+std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& o) {
+    if (state.context.target.multiply_on_native_matrices == NativeMultiplyAdds::KeptAccumulators && !o.c.resident) return std::nullopt;
+    return fitting_matrix_unit(state, o);
 }
 
 uint32_t multiply_add_on_units(LoweringState& state, Scratch& scratch, const MultiplyAddOperands& operands,

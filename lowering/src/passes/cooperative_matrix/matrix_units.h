@@ -1,6 +1,7 @@
 // Workgroup-scope multiply-adds (SPV_NV_cooperative_matrix2) on the driver's own subgroup-scope KHR
 // cooperative matrices (Target::native_matrices), so that GPUs with matrix units but without coopmat2
-// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them (Target::multiply_on_native_matrices).
+// (RDNA3, NVIDIA Turing on, lavapipe 26) multiply with them (Target::multiply_on_native_matrices says
+// which).
 // A and B keep the lowered layouts (matrix_types.h) everywhere else and are written to shared memory
 // row-major for the multiply-add, a chunk of K at a time; each subgroup then loads the driver's tiles
 // of A and B its share of the result needs and multiplies along K. An accumulator kept in the
@@ -27,10 +28,15 @@ struct MultiplyAddOperands {
     uint32_t operands_mask;  // the instruction's Cooperative Matrix Operands
 };
 
-// The driver's configuration the multiply-add runs on: the largest tile whose component types
-// (signedness as the operands say) and saturation are the instruction's and that divides M, N and
-// K, where A, B and C fit the staging budget at least a tile of K at a time. nullopt: none, and the
-// multiply-add is lowered to plain code.
+// The driver's configuration that fits the multiply-add, where the target multiplies on the units at
+// all: the largest tile whose component types (signedness as the operands say) and saturation are
+// the instruction's and that divides M, N and K, where A, B and C fit the staging budget at least a
+// tile of K at a time. nullopt: none.
+std::optional<CooperativeMatrixConfiguration> fitting_matrix_unit(LoweringState& state, const MultiplyAddOperands& operands);
+
+// The configuration the multiply-add runs on: the fitting one, where Target::multiply_on_native_matrices
+// takes the multiply-add (under KeptAccumulators: where C stays in tiles, resident_accumulators.h).
+// nullopt: it is lowered to plain code.
 std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& operands);
 
 // The function (A, B, C arrays -> result array) that runs the multiply-add on `unit`.

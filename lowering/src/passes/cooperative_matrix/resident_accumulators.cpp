@@ -1,10 +1,12 @@
 #include "passes/cooperative_matrix/resident_accumulators.h"
 
 #include <map>
+#include <set>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
 #include "ir/indexed_type.h"
+#include "ir/operand_walker.h"
 #include "passes/cooperative_matrix/matrix_units.h"
 #include "passes/cooperative_matrix/relayout.h"
 
@@ -21,7 +23,49 @@ struct Uses {
     std::optional<CooperativeMatrixConfiguration> unit;
     bool multiplied = false;
     bool possible = true;
+    bool computed = false;  // taken or made by an operation that works on its components
 };
+
+// Operations under which a kept accumulator leaves the tiles no more than once
+// (NativeMultiplyAdds::KeptAccumulators): it is loaded or filled (a splat), passed on, converted or
+// stored. Any other (per-element work, reductions, arithmetic) relays it through shared memory each
+// time, as flash attention's are at every step.
+bool keeps_tiles(const ir::Module& module, const ir::Instruction& instruction) {
+    switch (instruction.opcode()) {
+        case spv::OpCooperativeMatrixMulAddKHR:
+        case spv::OpCooperativeMatrixLoadKHR:
+        case spv::OpCooperativeMatrixLoadTensorNV:
+        case spv::OpCooperativeMatrixStoreKHR:
+        case spv::OpCooperativeMatrixStoreTensorNV:
+        case spv::OpCooperativeMatrixConvertNV:
+        case spv::OpFConvert:
+        case spv::OpSConvert:
+        case spv::OpUConvert:
+        case spv::OpConvertFToS:
+        case spv::OpConvertFToU:
+        case spv::OpConvertSToF:
+        case spv::OpConvertUToF:
+            return true;
+        default:
+            return passes_matrices_through(instruction.opcode()) || only_describes_values(module, instruction);
+    }
+}
+
+// The matrix types an instruction takes values of or makes one of.
+std::set<uint32_t> matrix_types_of(const LoweringState& state, const ir::Instruction& instruction) {
+    const ir::Module& module = state.context.module;
+    std::set<uint32_t> types;
+    if (state.matrices.find(instruction.type_id())) types.insert(instruction.type_id());
+    std::vector<ir::Operand> operands;
+    ir::walk_operands(instruction.words(), module, operands);
+    for (const ir::Operand& operand : operands) {
+        if (!ir::is_id(operand.kind) || operand.kind == grammar::OperandKind::IdResult || operand.kind == grammar::OperandKind::IdResultType) {
+            continue;
+        }
+        if (const MatrixType* matrix = state.matrices.of_value(module, instruction.word(operand.first_word))) types.insert(matrix->id);
+    }
+    return types;
+}
 
 // Instructions that carry a resident value as it is (an array of tiles), without computing on it: a
 // composite extract or insert only of a composite holding matrices (element access keeps a type
@@ -133,8 +177,9 @@ uint32_t conversion(LoweringState& state, Scratch& scratch, const MatrixType& ma
 
 void choose_resident_accumulators(LoweringState& state) {
     const Target& target = state.context.target;
-    if (!target.multiply_on_native_matrices) return;
+    if (target.multiply_on_native_matrices == NativeMultiplyAdds::None) return;
     ir::Module& module = state.module();
+    const bool kept_only = target.multiply_on_native_matrices == NativeMultiplyAdds::KeptAccumulators;
     std::map<uint32_t, Uses> uses;  // by matrix type
     for (const auto& instruction : module.types_values_constants) {
         // A null constant of tiles is not one of the values SPIR-V gives cooperative matrices.
@@ -143,6 +188,9 @@ void choose_resident_accumulators(LoweringState& state) {
     for (const auto& function : module.functions) {
         function->for_each_instruction([&](const ir::Instruction& instruction) {
             if (const uint32_t accessed = element_access(state, instruction)) uses[accessed].possible = false;
+            if (kept_only && !keeps_tiles(module, instruction)) {
+                for (const uint32_t type : matrix_types_of(state, instruction)) uses[type].computed = true;
+            }
             const auto operands = instruction.operand_words();
             if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR || operands.size() < 3) return;
             const MatrixType* a = state.matrices.of_value(module, operands[0]);
@@ -151,7 +199,7 @@ void choose_resident_accumulators(LoweringState& state) {
             const MatrixType* result = state.matrices.find(instruction.type_id());
             std::optional<CooperativeMatrixConfiguration> unit;
             if (a && b && c && result && c->id == result->id && c->workgroup) {
-                unit = matrix_unit_for(state, {*a, *b, *c, *result, operands.size() > 3 ? operands[3] : 0});
+                unit = fitting_matrix_unit(state, {*a, *b, *c, *result, operands.size() > 3 ? operands[3] : 0});
             }
             for (const MatrixType* matrix : {c, result}) {
                 if (!matrix) continue;
@@ -166,6 +214,7 @@ void choose_resident_accumulators(LoweringState& state) {
     for (const auto& [id, u] : uses) {
         const MatrixType* matrix = state.matrices.find(id);
         if (!u.possible || !u.multiplied || !matrix || !matrix->workgroup || matrix->use != Use::Accumulator) continue;
+        if (kept_only && u.computed) continue;
         if (budget != 0 && uint64_t{matrix->rows} * matrix->columns * matrix->component.width / 8 > budget) continue;
         const uint32_t subgroups = matrix->spread.invocations / target.subgroup_size;
         std::optional<ResidentTiles> tiles = block_grid(matrix->rows / u.unit->m, matrix->columns / u.unit->n, subgroups);

@@ -8,6 +8,9 @@
 // (variables, phis, function calls). Every other operation on such a value (stores, conversions,
 // per-element operations, reductions) works on the plain lowering: the tiles go through shared
 // memory into it before, and a plain result back into tiles after (one relayout each, with barriers).
+// Under NativeMultiplyAdds::KeptAccumulators only accumulators that no such operation takes or makes
+// but loads, conversions and stores are kept; the multiply-adds of the others are plain code
+// (matrix_unit_for).
 #pragma once
 
 #include <cstddef>
