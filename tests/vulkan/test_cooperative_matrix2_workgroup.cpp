@@ -279,7 +279,7 @@ bool driver_has_cooperative_matrices() {
 
 // The matrix_units setting reaches the lowering (the results are checked by the suite above): on a
 // driver with cooperative matrices of its own, the GEMM tile's workgroup multiply-add becomes the
-// driver's subgroup-scope ones; at auto it stays plain code.
+// driver's subgroup-scope ones; at auto it stays plain code (auto takes the units on NVIDIA's drivers only).
 TEST(CooperativeMatrix2WorkgroupSettings, MatrixUnitsMultiplyOnTheDriversCooperativeMatrices) {
     if (!driver_has_cooperative_matrices()) GTEST_SKIP() << "the driver has no VK_KHR_cooperative_matrix";
     for (Lowering lowering : {Lowering::LayerOnMatrixUnits, Lowering::Layer}) {
