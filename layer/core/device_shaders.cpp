@@ -51,6 +51,7 @@ bool distributed_matrices(const PhysicalDeviceFacts& facts, MatrixLayout setting
 lowering::NativeMultiplyAdds native_multiply_adds(const PhysicalDeviceFacts& facts, MatrixUnits setting) {
     switch (setting) {
         case MatrixUnits::Native: return lowering::NativeMultiplyAdds::All;
+        case MatrixUnits::KeptAccumulators: return lowering::NativeMultiplyAdds::KeptAccumulators;
         case MatrixUnits::Plain: return lowering::NativeMultiplyAdds::None;
         case MatrixUnits::Auto: break;
     }

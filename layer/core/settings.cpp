@@ -13,7 +13,7 @@ namespace {
 constexpr std::array kLogLevelNames = {"error", "warning", "info", "debug"};
 constexpr std::array kUniformLoadsNames = {"auto", "scalar", "per_invocation"};
 constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
-constexpr std::array kMatrixUnitsNames = {"auto", "native", "plain"};
+constexpr std::array kMatrixUnitsNames = {"auto", "native", "kept_accumulators", "plain"};
 constexpr std::array kTileImageIndexingNames = {"auto", "constant"};
 constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting"};
 

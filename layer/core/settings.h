@@ -30,8 +30,9 @@ enum class TileImageIndexing { Auto = 0, Constant = 1 };
 // Where VK_NV_cooperative_matrix2's workgroup-scope multiply-adds run on a driver with native
 // VK_KHR_cooperative_matrix (lowering::Target::multiply_on_native_matrices): where that is measured faster (NVIDIA's
 // drivers, for multiply-adds whose accumulators stay in the units' tiles), on the driver's units wherever
-// its configurations fit, or nowhere (plain lowered code).
-enum class MatrixUnits { Auto = 0, Native = 1, Plain = 2 };
+// its configurations fit, there only where the accumulators stay in the tiles (on any driver), or
+// nowhere (plain lowered code).
+enum class MatrixUnits { Auto = 0, Native = 1, KeptAccumulators = 2, Plain = 3 };
 
 // How coherent tile-image reads are ordered: by the device's rasterization-order attachment access
 // where it has it, else by splitting draws per primitive with by-region barriers; or always by

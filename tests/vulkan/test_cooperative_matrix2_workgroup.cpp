@@ -82,6 +82,9 @@ std::vector<float> attention(const Inputs& in) {
 // per_invocation. LayerOnMatrixUnits: the layer emulating VK_NV_cooperative_matrix2 (force_emulation)
 // with its matrix_units setting at native, so that on a driver with cooperative matrices of its own
 // (lavapipe 26) the multiply-adds run on them (lowering::Target::multiply_on_native_matrices); elsewhere as Layer.
+// LayerOnKeptMatrixUnits: the same at kept_accumulators (auto's choice on NVIDIA's drivers), where
+// only the multiply-adds whose sums stay in the tiles run on them (the attention block's P x V, not
+// its scores).
 enum class Lowering {
     Library,
     LibraryAsLoops,
@@ -92,7 +95,8 @@ enum class Lowering {
     Layer,
     LayerScalarLoads,
     LayerPerInvocationLoads,
-    LayerOnMatrixUnits
+    LayerOnMatrixUnits,
+    LayerOnKeptMatrixUnits
 };
 
 bool by_the_layer(Lowering lowering) { return lowering >= Lowering::Layer; }
@@ -100,6 +104,12 @@ bool by_the_layer(Lowering lowering) { return lowering >= Lowering::Layer; }
 const char* uniform_loads_setting(Lowering lowering) {
     if (lowering == Lowering::LayerScalarLoads) return "scalar";
     if (lowering == Lowering::LayerPerInvocationLoads) return "per_invocation";
+    return nullptr;
+}
+
+const char* matrix_units_setting(Lowering lowering) {
+    if (lowering == Lowering::LayerOnMatrixUnits) return "native";
+    if (lowering == Lowering::LayerOnKeptMatrixUnits) return "kept_accumulators";
     return nullptr;
 }
 
@@ -124,8 +134,9 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
                        const char* shader = "tests/coopmat2/workgroup_attention.comp") {
     const bool layer = by_the_layer(lowering);
     ScopedEnv uniform_loads("VK_POLYFILL_EXTENSIONS_UNIFORM_LOADS", uniform_loads_setting(lowering));
-    const bool on_units = lowering == Lowering::LayerOnMatrixUnits;
-    ScopedEnv matrix_units("VK_POLYFILL_EXTENSIONS_MATRIX_UNITS", on_units ? "native" : nullptr);
+    const char* units = matrix_units_setting(lowering);
+    const bool on_units = units != nullptr;
+    ScopedEnv matrix_units("VK_POLYFILL_EXTENSIONS_MATRIX_UNITS", units);
     ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", on_units ? VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME : nullptr);
     Coopmat2ComputeFeatures coopmat(true);
     VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(layer ? coopmat.head() : nullptr);
@@ -278,11 +289,12 @@ bool driver_has_cooperative_matrices() {
 }
 
 // The matrix_units setting reaches the lowering (the results are checked by the suite above): on a
-// driver with cooperative matrices of its own, the GEMM tile's workgroup multiply-add becomes the
-// driver's subgroup-scope ones; at auto it stays plain code (auto takes the units on NVIDIA's drivers only).
+// driver with cooperative matrices of its own, the GEMM tile's workgroup multiply-add, whose sum is
+// only stored, becomes the driver's subgroup-scope ones at native and kept_accumulators; at auto it
+// stays plain code (auto takes the units on NVIDIA's drivers only).
 TEST(CooperativeMatrix2WorkgroupSettings, MatrixUnitsMultiplyOnTheDriversCooperativeMatrices) {
     if (!driver_has_cooperative_matrices()) GTEST_SKIP() << "the driver has no VK_KHR_cooperative_matrix";
-    for (Lowering lowering : {Lowering::LayerOnMatrixUnits, Lowering::Layer}) {
+    for (Lowering lowering : {Lowering::LayerOnMatrixUnits, Lowering::LayerOnKeptMatrixUnits, Lowering::Layer}) {
         TempDir dumps;
         ScopedEnv dump_dir("VK_POLYFILL_EXTENSIONS_DUMP_DIR", dumps.path().c_str());
         ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
@@ -291,7 +303,7 @@ TEST(CooperativeMatrix2WorkgroupSettings, MatrixUnitsMultiplyOnTheDriversCoopera
         const auto files = dumps.files_ending_with(".lowered.spv");
         ASSERT_EQ(files.size(), 1u);
         const std::string text = lowering::disassemble(read_words(files[0]));
-        EXPECT_EQ(text.find("OpCooperativeMatrixMulAddKHR") != std::string::npos, lowering == Lowering::LayerOnMatrixUnits);
+        EXPECT_EQ(text.find("OpCooperativeMatrixMulAddKHR") != std::string::npos, lowering != Lowering::Layer);
     }
 }
 
@@ -299,7 +311,8 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                          testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
                                          Lowering::LibraryStagedInChunks, Lowering::LibraryDistributed,
                                          Lowering::LibraryDistributedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
-                                         Lowering::LayerPerInvocationLoads, Lowering::LayerOnMatrixUnits),
+                                         Lowering::LayerPerInvocationLoads, Lowering::LayerOnMatrixUnits,
+                                         Lowering::LayerOnKeptMatrixUnits),
                          [](const testing::TestParamInfo<Lowering>& param) {
                              switch (param.param) {
                                  case Lowering::Library: return "ByTheLibrary";
@@ -312,6 +325,7 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                                  case Lowering::LayerScalarLoads: return "ByTheLayerWithScalarLoads";
                                  case Lowering::LayerPerInvocationLoads: return "ByTheLayerWithPerInvocationLoads";
                                  case Lowering::LayerOnMatrixUnits: return "ByTheLayerOnMatrixUnits";
+                                 case Lowering::LayerOnKeptMatrixUnits: return "ByTheLayerOnKeptMatrixUnits";
                              }
                              return "";
                          });
