@@ -282,6 +282,21 @@ bool passes_matrices_through(uint32_t opcode) {
     }
 }
 
+bool converts_components(uint32_t opcode) {
+    switch (opcode) {
+        case spv::OpFConvert:
+        case spv::OpSConvert:
+        case spv::OpUConvert:
+        case spv::OpConvertFToS:
+        case spv::OpConvertFToU:
+        case spv::OpConvertSToF:
+        case spv::OpConvertUToF:
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool only_describes_values(const ir::Module& module, const ir::Instruction& instruction) {
     if (instruction.opcode() != spv::OpExtInst) return false;
     const grammar::ExtInstSetInfo* set = module.ext_inst_set(instruction.word(3));

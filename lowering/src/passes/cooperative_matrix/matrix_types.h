@@ -107,6 +107,9 @@ class MatrixTypes {
 // Instructions that move matrices around without looking inside: after the types are replaced they
 // are the same instructions on arrays.
 bool passes_matrices_through(uint32_t opcode);
+// The numeric conversions (OpFConvert, OpSConvert, ... OpConvertUToF), which SPIR-V applies to
+// cooperative matrices component by component.
+bool converts_components(uint32_t opcode);
 // Non-semantic extended instructions (debug information), which only describe values.
 bool only_describes_values(const ir::Module& module, const ir::Instruction& instruction);
 

@@ -461,24 +461,12 @@ uint32_t load_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionB
 }
 
 bool needs_relayout(LoweringState& state, const ir::Instruction& instruction) {
-    switch (instruction.opcode()) {
-        case spv::OpCooperativeMatrixConvertNV:
-        case spv::OpCooperativeMatrixTransposeNV:
-            return true;
-        case spv::OpFConvert:
-        case spv::OpSConvert:
-        case spv::OpUConvert:
-        case spv::OpConvertFToS:
-        case spv::OpConvertFToU:
-        case spv::OpConvertSToF:
-        case spv::OpConvertUToF: {
-            const MatrixType* result = state.matrices.find(instruction.type_id());
-            const MatrixType* source = state.matrices.of_value(state.module(), instruction.operand_words()[0]);
-            return result && source && result->use != source->use;
-        }
-        default:
-            return false;
-    }
+    const uint32_t opcode = instruction.opcode();
+    if (opcode == spv::OpCooperativeMatrixConvertNV || opcode == spv::OpCooperativeMatrixTransposeNV) return true;
+    if (!converts_components(opcode)) return false;
+    const MatrixType* result = state.matrices.find(instruction.type_id());
+    const MatrixType* source = state.matrices.of_value(state.module(), instruction.operand_words()[0]);
+    return result && source && result->use != source->use;
 }
 
 bool lower_relayout(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index) {

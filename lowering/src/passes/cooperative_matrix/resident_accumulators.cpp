@@ -38,16 +38,10 @@ bool keeps_tiles(const ir::Module& module, const ir::Instruction& instruction) {
         case spv::OpCooperativeMatrixStoreKHR:
         case spv::OpCooperativeMatrixStoreTensorNV:
         case spv::OpCooperativeMatrixConvertNV:
-        case spv::OpFConvert:
-        case spv::OpSConvert:
-        case spv::OpUConvert:
-        case spv::OpConvertFToS:
-        case spv::OpConvertFToU:
-        case spv::OpConvertSToF:
-        case spv::OpConvertUToF:
             return true;
         default:
-            return passes_matrices_through(instruction.opcode()) || only_describes_values(module, instruction);
+            return converts_components(instruction.opcode()) || passes_matrices_through(instruction.opcode()) ||
+                   only_describes_values(module, instruction);
     }
 }
 
