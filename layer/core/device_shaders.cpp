@@ -43,11 +43,11 @@ bool distributed_matrices(const PhysicalDeviceFacts& facts, MatrixLayout setting
 }
 
 // Which workgroup multiply-adds run on the driver's own cooperative matrices. By default those whose
-// accumulators stay in the tiles, on NVIDIA's GPUs: measured at the loops' trip counts on NAK, llama.cpp's
-// f16 and q4_0 GEMMs take about 40% fewer cycles on the tensor cores, while its flash attention, whose
-// accumulators leave the tiles at every step, spills more there (it stays plain under KeptAccumulators).
-// Nowhere else: on RADV the units' staging halves occupancy, and on lavapipe 26 the two run alike
-// (docs/real_gpus.md).
+// accumulators stay in the tiles, on NVIDIA's and AMD's GPUs: measured at the loops' trip counts on NAK
+// and ACO, llama.cpp's f16 and q4_0 GEMMs take about 40% fewer cycles on Turing's tensor cores and on
+// RDNA3's WMMA, at the plain code's occupancy or close, while its flash attention, whose accumulators
+// leave the tiles at every step, spills more there (it stays plain under KeptAccumulators). Not on
+// lavapipe 26, where the two run alike, nor on drivers not measured (docs/real_gpus.md).
 lowering::NativeMultiplyAdds native_multiply_adds(const PhysicalDeviceFacts& facts, MatrixUnits setting) {
     switch (setting) {
         case MatrixUnits::Native: return lowering::NativeMultiplyAdds::All;
@@ -55,8 +55,16 @@ lowering::NativeMultiplyAdds native_multiply_adds(const PhysicalDeviceFacts& fac
         case MatrixUnits::Plain: return lowering::NativeMultiplyAdds::None;
         case MatrixUnits::Auto: break;
     }
-    const bool nvidia = facts.driver.driverID == VK_DRIVER_ID_MESA_NVK || facts.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
-    return nvidia ? lowering::NativeMultiplyAdds::KeptAccumulators : lowering::NativeMultiplyAdds::None;
+    switch (facts.driver.driverID) {
+        case VK_DRIVER_ID_MESA_NVK:
+        case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
+        case VK_DRIVER_ID_MESA_RADV:
+        case VK_DRIVER_ID_AMD_PROPRIETARY:
+        case VK_DRIVER_ID_AMD_OPEN_SOURCE:
+            return lowering::NativeMultiplyAdds::KeptAccumulators;
+        default:
+            return lowering::NativeMultiplyAdds::None;
+    }
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 #include <sstream>
@@ -161,6 +163,43 @@ TEST(MatrixUnits, KeptAccumulatorsTakeOnlySumsThatStayInTheTiles) {
     // element by element: both plain.
     EXPECT_EQ(lowered("workgroup_gemm_loop.comp.spv", 0, 8, all).first, Arrays{"%uint_4"});
     EXPECT_EQ(lowered("workgroup_gemm_loop.comp.spv", 0, 8, kept), std::pair(Arrays{}, size_t{0}));
+}
+
+// Bytes of the module's Workgroup variables, arrays (of arrays) of scalars and vectors.
+uint64_t workgroup_bytes(const SpirvFacts& facts) {
+    const std::function<uint64_t(uint32_t)> size = [&](uint32_t type) -> uint64_t {
+        const auto it = facts.definitions.find(type);
+        if (it == facts.definitions.end()) return 0;
+        const Words& t = it->second;
+        switch (t[0] & 0xFFFFu) {
+            case spv::OpTypeInt:
+            case spv::OpTypeFloat: return t[2] / 8;
+            case spv::OpTypeVector: return size(t[2]) * t[3];
+            case spv::OpTypeArray: return size(t[2]) * facts.constant(t[3]).value_or(0);
+            default: ADD_FAILURE() << "a Workgroup variable of opcode " << (t[0] & 0xFFFFu); return 0;
+        }
+    };
+    uint64_t bytes = 0;
+    for (const auto& [id, words] : facts.definitions) {
+        if ((words[0] & 0xFFFFu) != spv::OpVariable || words[3] != spv::StorageClassWorkgroup) continue;
+        bytes += size(facts.definitions.at(words[1])[3]);  // the pointer type's pointee
+    }
+    return bytes;
+}
+
+// A kept f32 sum goes to its plain layout for the final store through the shared memory its f16 A and B
+// are staged in, as pairs of halves, in bands of rows no larger than their chunk: the GEMM (64x64 of C,
+// 16 KiB as f32, over K 32: 8 KiB of A and B) takes no more shared memory on the units than as plain
+// code, and runs there (4 multiply-adds, its tiles stored through a pointer to halves).
+TEST(MatrixUnits, KeptSumsGoToPlainCodeThroughTheirOperandsSharedMemory) {
+    const Result units = lowered_gemm(gpu_with_units(32, {unit(16, 16, 16)}, NativeMultiplyAdds::KeptAccumulators));
+    const Result plain = lowered_gemm(gpu_with_units(32, {unit(16, 16, 16)}, NativeMultiplyAdds::None));
+    ASSERT_TRUE(units.ok && plain.ok) << messages(units) << messages(plain);
+    EXPECT_EQ(validate(units.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(units.words);
+    EXPECT_EQ(facts.count(spv::OpCooperativeMatrixMulAddKHR), 4u);
+    EXPECT_EQ(workgroup_bytes(facts), 8192u);
+    EXPECT_EQ(workgroup_bytes(facts), workgroup_bytes(read_facts(plain.words)));
 }
 
 // A module declaring SPV_NV_tensor_addressing (and so on) beside SPV_NV_cooperative_matrix2 is lowered

@@ -61,6 +61,13 @@ struct ResidentTiles {
     uint32_t block_rows, block_columns;
     uint32_t array;  // what replaces the matrix type: an array of the block's tiles, row by row
     uint32_t plain;  // a matrix type of the same shape lowered to components, for every other operation
+    // The narrower component type of A, whose workgroup region the multiply-adds stage A in, through
+    // which the tiles go to the plain layout and back (0: through the region of their own type). One
+    // region instead of two: on RADV the f16 GEMM's kept f32 sum took another 16 KiB and half the waves.
+    uint32_t carrier;
+    // The rows those conversions move at once (a multiple of unit.m): no more than the multiply-adds'
+    // A and B take, so the area grows no larger than theirs (the GEMM's 64x64 f32 sum next to K 32).
+    uint32_t band_rows;
 };
 
 struct MatrixType {

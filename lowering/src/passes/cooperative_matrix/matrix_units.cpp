@@ -236,6 +236,11 @@ std::optional<CooperativeMatrixConfiguration> fitting_matrix_unit(LoweringState&
     return best;
 }
 
+uint64_t staged_operand_bytes(LoweringState& state, const MultiplyAddOperands& operands, const CooperativeMatrixConfiguration& unit) {
+    const uint32_t kc = k_at_once(state.context.target, operands, unit, false);
+    return (uint64_t{operands.a.rows} * bytes_of(operands.a) + uint64_t{operands.b.columns} * bytes_of(operands.b)) * kc;
+}
+
 std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& o) {
     if (state.context.target.multiply_on_native_matrices == NativeMultiplyAdds::KeptAccumulators && !o.c.resident) return std::nullopt;
     return fitting_matrix_unit(state, o);

@@ -39,6 +39,9 @@ std::optional<CooperativeMatrixConfiguration> fitting_matrix_unit(LoweringState&
 // nullopt: it is lowered to plain code.
 std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& operands);
 
+// The bytes of shared memory the multiply-add stages A and B in on `unit` when C stays in the tiles.
+uint64_t staged_operand_bytes(LoweringState& state, const MultiplyAddOperands& operands, const CooperativeMatrixConfiguration& unit);
+
 // The function (A, B, C arrays -> result array) that runs the multiply-add on `unit`.
 uint32_t multiply_add_on_units(LoweringState& state, Scratch& scratch, const MultiplyAddOperands& operands,
                                const CooperativeMatrixConfiguration& unit);

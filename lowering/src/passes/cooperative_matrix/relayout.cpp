@@ -44,8 +44,8 @@ void write_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
 }
 
 // Element `index` of the scratch area for `source`'s component type and scope, which holds `area`.
-uint32_t read_scratch(Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t index, uint32_t area) {
-    return b.add(spv::OpLoad, source.component.type, {scratch.element_pointer(b, source.component.type, index, area, source.workgroup)});
+uint32_t read_scratch(Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t index, uint32_t area, uint32_t carrier = 0) {
+    return scratch.load(b, source.component.type, index, area, source.workgroup, carrier);
 }
 
 uint32_t read_scratch(LoweringState& state, Scratch& scratch, ir::Builder& b, const MatrixType& source, uint32_t row,
@@ -356,9 +356,8 @@ uint32_t relayout_in_chunks(LoweringState& state, Scratch& scratch, ir::Function
                             uint32_t staged_value, const MatrixType& result, bool transpose, uint32_t rows,
                             const std::function<uint32_t(uint32_t)>& finish) {
     ir::Builder& b = function.body();
-    const uint32_t u = state.uint_type(), bool_type = state.types().get_type_bool();
+    const uint32_t u = state.uint_type();
     const uint32_t area = rows * result.columns;
-    const Placement place(state, b, result);
     const uint32_t held = function.add_variable(state.types().get_type_pointer(spv::StorageClassFunction, result.lowered));
     const uint32_t chunk = function.begin_loop(state.uint_constant(result.rows / rows));
     const uint32_t first = b.add(spv::OpIMul, u, {chunk, state.uint_constant(rows)});
@@ -366,16 +365,8 @@ uint32_t relayout_in_chunks(LoweringState& state, Scratch& scratch, ir::Function
     // The result's rows are the source's rows, or its columns when transposed.
     store_to_scratch(state, scratch, function, staged, staged_value, 0, result.columns, transpose, area, ScratchWindow{!transpose, first, rows});
     scratch.barrier(b, true);
-    Components before(state, function, result.lowered, result.component.type, result.length, b.add(spv::OpLoad, result.lowered, {held}));
-    Components after(state, function, result.lowered, result.component.type, result.length);
-    repeat(state, function, result.length, [&](const Iteration& e) {
-        const uint32_t row = b.add(spv::OpISub, u, {place.row(b, e), first});  // past the chunk: wraps beyond it
-        const uint32_t inside = b.add(spv::OpULessThan, bool_type, {row, state.uint_constant(rows)});
-        const uint32_t at = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(result.columns)}), place.column(b, e)});
-        const uint32_t value = finish(read_scratch(scratch, b, staged, b.add(spv::OpSelect, u, {inside, at, state.uint_constant(0)}), area));
-        after.set(e, b.add(spv::OpSelect, result.component.type, {inside, value, before.get(e)}));
-    });
-    b.add(spv::OpStore, 0, {held, after.value()});
+    const uint32_t before = b.add(spv::OpLoad, result.lowered, {held});
+    b.add(spv::OpStore, 0, {held, load_rows_from_scratch(state, scratch, function, staged, result, before, first, rows, 0, finish)});
     function.end_loop();
     return function.body().add(spv::OpLoad, result.lowered, {held});
 }
@@ -422,7 +413,7 @@ uint32_t relayout_through_scratch(LoweringState& state, Scratch& scratch, ir::Fu
 
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                       uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements,
-                      const std::optional<ScratchWindow>& window) {
+                      const std::optional<ScratchWindow>& window, uint32_t carrier) {
     ir::Builder& b = function.body();
     const Placement place(state, b, m);
     Components elements(state, function, m.lowered, m.component.type, m.length, matrix);
@@ -444,20 +435,40 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
         } else {
             index = place.index(b, e, pitch, offset, transpose);
         }
-        b.add(spv::OpStore, 0, {scratch.element_pointer(b, m.component.type, index, area_elements, m.workgroup), value});
+        scratch.store(b, m.component.type, index, value, area_elements, m.workgroup, carrier);
         if (window) function.end_if();
     });
     if (writer) function.end_if();
 }
 
 uint32_t load_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
-                           uint32_t offset, uint32_t pitch, uint32_t area_elements) {
+                           uint32_t offset, uint32_t pitch, uint32_t area_elements, uint32_t carrier) {
     ir::Builder& b = function.body();
     const Placement place(state, b, m);
     Components components(state, function, m.lowered, m.component.type, m.length);
-    repeat(state, function, m.length,
-           [&](const Iteration& e) { components.set(e, read_scratch(scratch, b, m, place.index(b, e, pitch, offset), area_elements)); });
+    repeat(state, function, m.length, [&](const Iteration& e) {
+        components.set(e, read_scratch(scratch, b, m, place.index(b, e, pitch, offset), area_elements, carrier));
+    });
     return components.value();
+}
+
+uint32_t load_rows_from_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& staged,
+                                const MatrixType& m, uint32_t held, uint32_t first, uint32_t rows, uint32_t carrier,
+                                const std::function<uint32_t(uint32_t)>& finish) {
+    ir::Builder& b = function.body();
+    const uint32_t u = state.uint_type(), bool_type = state.types().get_type_bool();
+    const uint32_t area = rows * m.columns;
+    const Placement place(state, b, m);
+    Components before(state, function, m.lowered, m.component.type, m.length, held);
+    Components after(state, function, m.lowered, m.component.type, m.length);
+    repeat(state, function, m.length, [&](const Iteration& e) {
+        const uint32_t row = b.add(spv::OpISub, u, {place.row(b, e), first});  // past the rows: wraps beyond them
+        const uint32_t inside = b.add(spv::OpULessThan, bool_type, {row, state.uint_constant(rows)});
+        const uint32_t at = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(m.columns)}), place.column(b, e)});
+        const uint32_t read = read_scratch(scratch, b, staged, b.add(spv::OpSelect, u, {inside, at, state.uint_constant(0)}), area, carrier);
+        after.set(e, b.add(spv::OpSelect, m.component.type, {inside, finish ? finish(read) : read, before.get(e)}));
+    });
+    return after.value();
 }
 
 bool needs_relayout(LoweringState& state, const ir::Instruction& instruction) {

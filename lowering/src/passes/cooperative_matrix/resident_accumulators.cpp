@@ -1,5 +1,8 @@
 #include "passes/cooperative_matrix/resident_accumulators.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <spirv/unified1/spirv.hpp>
@@ -21,6 +24,8 @@ bool same_unit(const CooperativeMatrixConfiguration& x, const CooperativeMatrixC
 // What the module does with one accumulator type, as far as keeping it in tiles goes.
 struct Uses {
     std::optional<CooperativeMatrixConfiguration> unit;
+    const ComponentInfo* a_component = nullptr;  // A's, in the multiply-adds that take or make it
+    uint64_t staged_bytes = UINT64_MAX;          // the least shared memory they stage A and B in
     bool multiplied = false;
     bool possible = true;
     bool computed = false;  // taken or made by an operation that works on its components
@@ -125,44 +130,75 @@ std::optional<ResidentTiles> block_grid(uint32_t tile_rows, uint32_t tile_column
     return best;
 }
 
-// The function that brings a resident value into its plain type (`to_plain`) or back.
+// The function that brings a resident value into its plain type (`to_plain`) or back, through shared
+// memory tiles.band_rows rows at a time (a loop over the bands when there are several): each
+// subgroup's tiles in the band stored there and the plain elements in it read, or the other way round.
 uint32_t conversion(LoweringState& state, Scratch& scratch, const MatrixType& matrix, bool to_plain) {
     std::vector<uint32_t> key{0x54494C45u /* "TILE" */, matrix.id, to_plain ? 1u : 0u};
     if (const uint32_t existing = state.find_function(key)) return existing;
     const ResidentTiles& tiles = *matrix.resident;
-    const uint32_t n = matrix.columns, area = matrix.rows * matrix.columns;
+    const uint32_t n = matrix.columns, band = tiles.band_rows, bands = matrix.rows / band, area = band * n;
+    const uint32_t result_type = to_plain ? matrix.lowered : tiles.array;
     const uint32_t parameters[] = {to_plain ? tiles.array : matrix.lowered};
-    ir::FunctionBuilder function(state.module(), state.types(), to_plain ? matrix.lowered : tiles.array, parameters);
+    ir::FunctionBuilder function(state.module(), state.types(), result_type, parameters);
     ir::Builder& b = function.body();
     const uint32_t u = state.uint_type();
-    scratch.barrier(b, true);  // the previous user's reads are done
+    // Stride and offsets in elements of the region the tiles go through (Scratch::load).
+    const uint32_t ratio = scratch.carried_ratio(matrix.component.type, tiles.carrier);
+    const uint32_t region_type = ratio == 1 ? matrix.component.type : tiles.carrier;
+    const TileBlock block = tile_block(state, b, tiles);
+    const uint32_t held = bands > 1 ? function.add_variable(state.types().get_type_pointer(spv::StorageClassFunction, result_type)) : 0;
+    uint32_t first = state.uint_constant(0);
+    if (bands > 1) first = b.add(spv::OpIMul, u, {function.begin_loop(state.uint_constant(bands)), state.uint_constant(band)});
+    scratch.barrier(b, true);  // the previous band's (or user's) reads are done
     if (!to_plain) {
-        store_to_scratch(state, scratch, function, matrix, function.parameter(0), 0, n, false, area);
+        const std::optional<ScratchWindow> window = bands > 1 ? std::optional(ScratchWindow{true, first, band}) : std::nullopt;
+        store_to_scratch(state, scratch, function, matrix, function.parameter(0), 0, n, false, area, window, tiles.carrier);
         scratch.barrier(b, true);
     }
-    const TileBlock block = tile_block(state, b, tiles);
     std::vector<uint32_t> loaded;
     for (uint32_t i = 0; i < tiles.block_rows; ++i) {
         for (uint32_t j = 0; j < tiles.block_columns; ++j) {
-            const uint32_t row = b.add(spv::OpIAdd, u, {block.first_row, state.uint_constant(i * tiles.unit.m)});
+            const uint32_t index = i * tiles.block_columns + j;
+            const uint32_t row = b.add(spv::OpISub, u, {b.add(spv::OpIAdd, u, {block.first_row, state.uint_constant(i * tiles.unit.m)}), first});
+            if (bands > 1) function.begin_if(b.add(spv::OpULessThan, state.types().get_type_bool(), {row, state.uint_constant(band)}));
             const uint32_t column = b.add(spv::OpIAdd, u, {block.first_column, state.uint_constant(j * tiles.unit.n)});
-            const uint32_t first = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(n)}), column});
-            const uint32_t pointer = scratch.element_pointer(b, matrix.component.type, first, area, true);
+            const uint32_t at = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(n * ratio)}),
+                                                       b.add(spv::OpIMul, u, {column, state.uint_constant(ratio)})});
+            // SPV_KHR_cooperative_matrix lets the pointer's type differ from the components': the
+            // stride counts the pointer's.
+            const uint32_t pointer = scratch.element_pointer(b, region_type, at, area * ratio, true);
             const uint32_t layout = state.uint_constant(spv::CooperativeMatrixLayoutRowMajorKHR);
+            const uint32_t stride = state.uint_constant(n * ratio);
             if (to_plain) {
-                const uint32_t tile = b.add(spv::OpCompositeExtract, tiles.tile, {function.parameter(0), i * tiles.block_columns + j});
-                b.add(spv::OpCooperativeMatrixStoreKHR, 0, {pointer, tile, layout, state.uint_constant(n)});
+                const uint32_t tile = b.add(spv::OpCompositeExtract, tiles.tile, {function.parameter(0), index});
+                b.add(spv::OpCooperativeMatrixStoreKHR, 0, {pointer, tile, layout, stride});
             } else {
-                loaded.push_back(b.add(spv::OpCooperativeMatrixLoadKHR, tiles.tile, {pointer, layout, state.uint_constant(n)}));
+                loaded.push_back(b.add(spv::OpCooperativeMatrixLoadKHR, tiles.tile, {pointer, layout, stride}));
+                if (bands > 1) {
+                    const uint32_t element = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassFunction, tiles.tile),
+                                                   {held, state.uint_constant(index)});
+                    b.add(spv::OpStore, 0, {element, loaded.back()});
+                }
             }
+            if (bands > 1) function.end_if();
         }
     }
+    uint32_t result = 0;
     if (to_plain) {
         scratch.barrier(b, true);
-        function.finish(load_from_scratch(state, scratch, function, matrix, 0, n, area));
-    } else {
-        function.finish(b.add(spv::OpCompositeConstruct, tiles.array, loaded));
+        result = bands > 1 ? load_rows_from_scratch(state, scratch, function, matrix, matrix, b.add(spv::OpLoad, result_type, {held}), first,
+                                                    band, tiles.carrier)
+                           : load_from_scratch(state, scratch, function, matrix, 0, n, area, tiles.carrier);
+    } else if (bands == 1) {
+        result = b.add(spv::OpCompositeConstruct, tiles.array, loaded);
     }
+    if (bands > 1) {
+        if (to_plain) b.add(spv::OpStore, 0, {held, result});
+        function.end_loop();
+        result = function.body().add(spv::OpLoad, result_type, {held});
+    }
+    function.finish(result);
     state.remember_function(std::move(key), function.id());
     return function.id();
 }
@@ -201,6 +237,8 @@ void choose_resident_accumulators(LoweringState& state) {
                 u.multiplied = true;
                 if (!unit || (u.unit && !same_unit(*u.unit, *unit))) u.possible = false;
                 u.unit = unit;
+                u.a_component = &a->component;
+                if (unit) u.staged_bytes = std::min(u.staged_bytes, staged_operand_bytes(state, {*a, *b, *c, *result, 0}, *unit));
             }
         });
     }
@@ -216,6 +254,12 @@ void choose_resident_accumulators(LoweringState& state) {
         tiles->unit = *u.unit;
         tiles->tile = state.unit_matrix_type(matrix->component.type, u.unit->m, u.unit->n, Use::Accumulator);
         tiles->array = state.types().get_type_array(tiles->tile, state.uint_constant(tiles->block_rows * tiles->block_columns));
+        const ComponentInfo& a = *u.a_component;
+        const bool narrower_a = a.width < matrix->component.width && matrix->component.width % a.width == 0;
+        tiles->carrier = narrower_a ? a.type : 0;
+        const uint64_t tile_row_bytes = uint64_t{matrix->columns} * u.unit->m * matrix->component.width / 8;
+        const uint32_t staged = static_cast<uint32_t>(std::min<uint64_t>(u.staged_bytes, UINT32_MAX));
+        tiles->band_rows = u.unit->m * items_at_once(matrix->rows / u.unit->m, tile_row_bytes, staged);
         state.matrices.keep_in_tiles(module, id, *tiles);
     }
 }

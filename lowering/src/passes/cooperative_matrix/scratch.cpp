@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <format>
 #include <unordered_map>
+#include <vector>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/builtin_variable.h"
@@ -91,6 +92,44 @@ uint32_t Scratch::element_pointer(ir::Builder& builder, uint32_t component_type,
     }
     return builder.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassWorkgroup, component_type),
                        {s.variable, at});
+}
+
+uint32_t Scratch::carried_ratio(uint32_t type, uint32_t carrier) const {
+    if (carrier == 0 || carrier == type) return 1;
+    const auto width = [&](uint32_t t) { return state_.context.module.find_definition(t)->word(2); };
+    return width(type) / width(carrier);
+}
+
+uint32_t Scratch::load(ir::Builder& builder, uint32_t type, uint32_t index, uint32_t elements, bool workgroup, uint32_t carrier) {
+    const uint32_t ratio = carried_ratio(type, carrier);
+    if (ratio == 1) return builder.add(spv::OpLoad, type, {element_pointer(builder, type, index, elements, workgroup)});
+    const uint32_t u = state_.uint_type();
+    const uint32_t first = builder.add(spv::OpIMul, u, {index, state_.uint_constant(ratio)});
+    std::vector<uint32_t> parts;
+    for (uint32_t i = 0; i < ratio; ++i) {
+        const uint32_t at = i == 0 ? first : builder.add(spv::OpIAdd, u, {first, state_.uint_constant(i)});
+        parts.push_back(builder.add(spv::OpLoad, carrier, {element_pointer(builder, carrier, at, elements * ratio, workgroup)}));
+    }
+    // OpBitcast puts the lower-numbered components in the lower-order bits, as memory does.
+    const uint32_t vector = builder.add(spv::OpCompositeConstruct, state_.types().get_type_vector(carrier, ratio), parts);
+    return builder.add(spv::OpBitcast, type, {vector});
+}
+
+void Scratch::store(ir::Builder& builder, uint32_t type, uint32_t index, uint32_t value, uint32_t elements, bool workgroup,
+                    uint32_t carrier) {
+    const uint32_t ratio = carried_ratio(type, carrier);
+    if (ratio == 1) {
+        builder.add(spv::OpStore, 0, {element_pointer(builder, type, index, elements, workgroup), value});
+        return;
+    }
+    const uint32_t u = state_.uint_type();
+    const uint32_t first = builder.add(spv::OpIMul, u, {index, state_.uint_constant(ratio)});
+    const uint32_t parts = builder.add(spv::OpBitcast, state_.types().get_type_vector(carrier, ratio), {value});
+    for (uint32_t i = 0; i < ratio; ++i) {
+        const uint32_t at = i == 0 ? first : builder.add(spv::OpIAdd, u, {first, state_.uint_constant(i)});
+        builder.add(spv::OpStore, 0,
+                    {element_pointer(builder, carrier, at, elements * ratio, workgroup), builder.add(spv::OpCompositeExtract, carrier, {parts, i})});
+    }
 }
 
 void Scratch::barrier(ir::Builder& builder, bool workgroup) {

@@ -21,6 +21,15 @@ class Scratch {
     // (or of the workgroup's shared region), which must hold at least `elements` of them.
     uint32_t element_pointer(ir::Builder& builder, uint32_t component_type, uint32_t index, uint32_t elements,
                              bool workgroup);
+    // The `type` component at element `index` of an area of `elements` of them, read (written) in the
+    // subgroup's slice (workgroup's region) for `type`, or with a narrower `carrier` type, in the one
+    // for it: each component as the bits of as many carrier elements as it is wider (so areas that
+    // are never live at once share the bytes instead of adding them up).
+    uint32_t load(ir::Builder& builder, uint32_t type, uint32_t index, uint32_t elements, bool workgroup, uint32_t carrier = 0);
+    void store(ir::Builder& builder, uint32_t type, uint32_t index, uint32_t value, uint32_t elements, bool workgroup,
+               uint32_t carrier = 0);
+    // How many `carrier` elements hold one `type` component (1 without a carrier).
+    uint32_t carried_ratio(uint32_t type, uint32_t carrier) const;
     // Orders the subgroup's (or workgroup's) shared-memory accesses before the barrier against
     // those after it.
     void barrier(ir::Builder& builder, bool workgroup);
