@@ -94,13 +94,11 @@ class MultiplyAdd {
     // accumulator's column lanes, which may be fewer than B's own layout would have (square blocks:
     // lane_layout.h).
     std::optional<MatrixType> band_operand(const MatrixType& whole, uint32_t rows, uint32_t columns, Use use) {
-        std::optional<LaneLayout> layout =
-            lane_layout(rows, columns, use, state_.context.target.subgroup_size, distributes_matrices(state_.context));
+        const LaneLayout& c = c_->layout;
+        const std::optional<LaneLayout> layout =
+            use == Use::B ? LaneLayout{rows * c.columns_per_lane, c.column_lanes, 1, c.columns_per_lane, rows}
+                          : lane_layout(rows, columns, use, state_.context.target.subgroup_size, distributes_matrices(state_.context));
         if (!layout) return std::nullopt;
-        if (use == Use::B) {
-            const LaneLayout& c = c_->layout;
-            layout = LaneLayout{rows * c.columns_per_lane, c.column_lanes, 1, c.columns_per_lane, rows};
-        }
         const uint32_t lowered = state_.types().get_type_array(whole.component.type, state_.uint_constant(layout->length));
         return MatrixType{0, whole.component, rows, columns, use, false, *layout, {}, layout->length, lowered};
     }
