@@ -190,23 +190,27 @@ TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
 }
 
 // C += Q x K four times in a loop (workgroup_gemm_loop.comp): as it is (OP 0), halved by a
-// per-element operation before each multiply-add (OP 1), and a 32x16 C clamped element by element
-// after the loop (OP 2). On the driver's matrix units (ByTheLayerOnMatrixUnits on lavapipe 26) the
+// per-element operation before each multiply-add (OP 1), a 32x16 C clamped element by element
+// after the loop (OP 2), and Q times a B filled with 1.5 (OP 3: Q's row sums; in the GPU layout the
+// streamed multiply-add sums A's rows without staging B). On the driver's matrix units (ByTheLayerOnMatrixUnits on lavapipe 26) the
 // accumulators of OP 0 and 1 stay in the driver's tiles across the loop (OP 1's leave them for the
 // per-element operation and come back) and OP 2's, read element by element, stay plain.
 TEST_P(CooperativeMatrix2Workgroup, AccumulatingLoopMatchesCpu) {
     const Inputs in = make_inputs();
     const std::vector<float> s = scores(in);
     constexpr uint32_t kSteps = 4;
-    constexpr float kLimit = 3.0f;
-    for (uint32_t op : {0u, 1u, 2u}) {
+    constexpr float kLimit = 3.0f, kFilling = 1.5f;
+    for (uint32_t op : {0u, 1u, 2u, 3u}) {
         SCOPED_TRACE(std::format("OP {}", op));
         const uint32_t columns = op == 2 ? kInner : kColumns;
         std::vector<float> expected;
         for (uint32_t r = 0; r < kRows; ++r) {
+            float row_sum = 0.0f;
+            for (uint32_t i = 0; i < kInner; ++i) row_sum += in.q[r * kInner + i] * kFilling;
             for (uint32_t c = 0; c < columns; ++c) {
+                const float product = op == 3 ? row_sum : s[r * kColumns + c];
                 float sum = 0.0f;
-                for (uint32_t step = 0; step < kSteps; ++step) sum = (op == 1 ? sum * 0.5f : sum) + s[r * kColumns + c];
+                for (uint32_t step = 0; step < kSteps; ++step) sum = (op == 1 ? sum * 0.5f : sum) + product;
                 expected.push_back(op == 2 ? std::min(sum, kLimit) : sum);
             }
         }

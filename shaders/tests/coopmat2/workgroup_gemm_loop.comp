@@ -3,7 +3,9 @@
 // A workgroup-scope accumulator summed over a loop of multiply-adds, as a GEMM's K loop sums it, over
 // 4 subgroups: C += Q x K four times (Q 32x16, K 16x32, both loaded each step). OP 0 as it is; OP 1
 // halves C by a per-element operation before each multiply-add; OP 2 sums a 32x16 C (K's first 16
-// columns) and clamps it element by element afterwards. Out: C, row-major.
+// columns) and clamps it element by element afterwards; OP 3 multiplies Q by a B filled with 1.5
+// instead of K (Q's row sums, as llama.cpp's flash attention sums P's rows by a B of ones). Out: C,
+// row-major.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -39,12 +41,17 @@ void main() {
         return;
     }
     coopmat<float16_t, gl_ScopeWorkgroup, 16, 32, gl_MatrixUseB> mk;
+    const coopmat<float16_t, gl_ScopeWorkgroup, 16, 32, gl_MatrixUseB> filled = coopmat<float16_t, gl_ScopeWorkgroup, 16, 32, gl_MatrixUseB>(1.5);
     C_WIDE c = C_WIDE(0.0);
     for (uint step = 0; step < kSteps; ++step) {
         if (OP == 1) coopMatPerElementNV(c, c, halve);
         coopMatLoad(mq, q, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
-        coopMatLoad(mk, k, 0, 32, gl_CooperativeMatrixLayoutRowMajor);
-        c = coopMatMulAdd(mq, mk, c);
+        if (OP == 3) {
+            c = coopMatMulAdd(mq, filled, c);
+        } else {
+            coopMatLoad(mk, k, 0, 32, gl_CooperativeMatrixLayoutRowMajor);
+            c = coopMatMulAdd(mq, mk, c);
+        }
     }
     coopMatStore(c, o, 0, 32, gl_CooperativeMatrixLayoutRowMajor);
 }

@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/multiply_add.h"
 
+#include <algorithm>
 #include <format>
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
@@ -33,6 +34,16 @@ constexpr uint32_t kStepsBetweenBarriers = 4;
 // lavapipe 25 60 -> 13 s). Its per-element code was not the cause (all of it looped: 31 s). The GEMM
 // kernels' multiply-adds (4096 products at most) and the default attention's (1024) stay one call.
 constexpr uint32_t kUnrolledProducts = 4096;
+
+// The constant every component of `value` holds, where it is a composite constant of one constituent
+// repeated (a matrix filled with it); 0 otherwise.
+uint32_t filling_constant(const ir::Module& module, uint32_t value) {
+    const ir::Instruction* definition = module.find_definition(value);
+    if (!definition || (definition->opcode() != spv::OpConstantComposite && definition->opcode() != spv::OpSpecConstantComposite)) return 0;
+    const auto constituents = definition->operand_words();
+    if (constituents.empty() || !std::ranges::all_of(constituents, [&](uint32_t c) { return c == constituents[0]; })) return 0;
+    return constituents[0];
+}
 
 class MultiplyAdd {
   public:
@@ -132,6 +143,8 @@ class MultiplyAdd {
         // kernel, which adds C (saturating or not) after the whole sum.
         const bool streamed =
             is_float_ && (distributes_matrices(state_.context) || !bands_written_out(state_.context, spread, k));
+        b_filling_ = streamed ? filling_constant(module_, instruction_.operand_words()[1]) : 0;
+        key.push_back(b_filling_);
         if (!streamed) {
             band_a_ = band_operand(*a_, spread.band_rows, kc, Use::A);
             band_b_ = band_operand(*b_, kc, spread.band_columns, Use::B);
@@ -140,8 +153,9 @@ class MultiplyAdd {
         const uint32_t inner = streamed ? 0 : subgroup_function(*band_a_, *band_b_);
         if (!streamed && !inner) return 0;
 
-        // A at the start of its component type's area, B after it when they share the type.
-        const bool shared_type = a_->component.type == b_->component.type;
+        // A at the start of its component type's area, B after it when they share the type (and B is
+        // staged at all).
+        const bool shared_type = a_->component.type == b_->component.type && !b_filling_;
         const uint32_t b_offset = shared_type ? m * kc : 0;
         const uint32_t a_area = shared_type ? m * kc + kc * n : m * kc;
         const uint32_t b_area = shared_type ? a_area : kc * n;
@@ -162,7 +176,7 @@ class MultiplyAdd {
         }
         scratch_.barrier(function.body(), true);  // the previous stage's reads are done
         store_to_scratch(state_, scratch_, function, *a_, function.parameter(0), 0, kc, false, a_area, a_window);
-        store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window);
+        if (!b_filling_) store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window);
         ir::Builder& b = function.body();
         scratch_.barrier(b, true);
         uint32_t result = 0;
@@ -215,7 +229,10 @@ class MultiplyAdd {
     // does. An invocation then holds its accumulators and one column of A and row of B at a time,
     // never the band of A and B the kernel takes: llama.cpp's coopmat2 GEMM (64x64x64, 128
     // invocations) needs 64 + 128 components an invocation for those bands on a 32-wide GPU.
-    // Products are summed in K order with fused multiply-adds, as the kernel sums them.
+    // Products are summed in K order with fused multiply-adds, as the kernel sums them. Where B is a
+    // matrix filled with one constant (llama.cpp's flash attention sums P's rows by a multiply-add with
+    // a B of ones, every step), B is not staged: each invocation sums the A values of its rows and
+    // adds the sum times the constant to its accumulators at the end, a fused multiply-add each.
     uint32_t stream(ir::FunctionBuilder& function, uint32_t accumulator, uint32_t kc, uint32_t a_area, uint32_t b_offset,
                     uint32_t n, uint32_t b_area) {
         ir::Builder& b = function.body();
@@ -232,6 +249,9 @@ class MultiplyAdd {
         b.add(spv::OpStore, 0, {sums, widened(function, accumulator, *c_, false)});
         const uint32_t wide_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, wide);
         const uint32_t fma_set = module_.get_ext_inst_import("GLSL.std.450");
+        const uint32_t row_sums_type = state_.types().get_type_array(wide, state_.uint_constant(static_cast<uint32_t>(rows.size())));
+        const uint32_t row_sums = b_filling_ ? function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, row_sums_type)) : 0;
+        if (row_sums) b.add(spv::OpStore, 0, {row_sums, state_.types().get_constant_null(row_sums_type)});
         const auto staged = [&](const MatrixType& operand, uint32_t index, uint32_t area, bool is_signed) {
             const uint32_t value =
                 b.add(spv::OpLoad, operand.component.type, {scratch_.element_pointer(b, operand.component.type, index, area, true)});
@@ -249,13 +269,22 @@ class MultiplyAdd {
         const uint32_t k = unrolled == 1 ? iteration : b.add(spv::OpIMul, u, {iteration, state_.uint_constant(unrolled)});
         std::vector<uint32_t> a_bases, b_bases;
         for (const Placement::Split& row : rows) a_bases.push_back(b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k}));
-        const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
-        for (const Placement::Split& column : columns) b_bases.push_back(b.add(spv::OpIAdd, u, {line, column.base}));
+        if (!row_sums) {
+            const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
+            for (const Placement::Split& column : columns) b_bases.push_back(b.add(spv::OpIAdd, u, {line, column.base}));
+        }
         for (uint32_t step = 0; step < unrolled; ++step) {
             std::vector<uint32_t> a_values, b_values;
             for (uint32_t i = 0; i < rows.size(); ++i) {
                 const uint32_t offset = rows[i].constant * kc + step;
                 a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {a_bases[i], state_.uint_constant(offset)}), a_area, false));
+            }
+            if (row_sums) {
+                for (uint32_t i = 0; i < rows.size(); ++i) {
+                    const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {row_sums, state_.uint_constant(i)});
+                    b.add(spv::OpStore, 0, {pointer, b.add(spv::OpFAdd, wide, {b.add(spv::OpLoad, wide, {pointer}), a_values[i]})});
+                }
+                continue;
             }
             for (uint32_t t = 0; t < columns.size(); ++t) {
                 const uint32_t offset = b_offset + columns[t].constant + step * n;
@@ -271,6 +300,16 @@ class MultiplyAdd {
             }
         }
         function.end_loop();
+        if (row_sums) {
+            const uint32_t filling = widen(b, b_filling_, *b_, false);
+            for (uint32_t i = 0; i < rows.size(); ++i) {
+                const uint32_t sum = b.add(spv::OpLoad, wide, {b.add(spv::OpAccessChain, wide_pointer, {row_sums, state_.uint_constant(i)})});
+                for (uint32_t t = 0; t < columns.size(); ++t) {
+                    const uint32_t pointer = b.add(spv::OpAccessChain, wide_pointer, {sums, state_.uint_constant(i * layout.columns_per_lane + t)});
+                    b.add(spv::OpStore, 0, {pointer, b.add(spv::OpExtInst, wide, {fma_set, GLSLstd450Fma, sum, filling, b.add(spv::OpLoad, wide, {pointer})})});
+                }
+            }
+        }
         const uint32_t total = b.add(spv::OpLoad, wide_array, {sums});
         Components wide_sums(state_, function, wide_array, wide, c_->length, total);
         Components components(state_, function, r_->lowered, r_->component.type, r_->length);
@@ -460,6 +499,7 @@ class MultiplyAdd {
     const MatrixType* r_ = nullptr;
     uint32_t mask_ = 0;
     bool is_float_ = false;
+    uint32_t b_filling_ = 0;  // the constant filling B, where the streamed multiply-add sums A's rows instead
     const MatrixType* ka_ = nullptr;  // the kernel's A and B: the operands, or a band's parts
     const MatrixType* kb_ = nullptr;
     std::optional<MatrixType> band_a_;
