@@ -1,7 +1,6 @@
 #include "passes/cooperative_matrix/resident_accumulators.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <map>
 #include <set>
