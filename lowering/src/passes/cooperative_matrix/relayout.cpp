@@ -62,15 +62,21 @@ bool report(LoweringState& state, const ir::Instruction& instruction, const std:
 }
 
 // Whether the elements of each row of `m` can move between the invocations that hold them by
-// shuffles and broadcasts: the target has them, the row lies in one subgroup (a subgroup-scope
-// matrix, or a workgroup accumulator in bands as wide as the matrix), each invocation holds every row
-// of its subgroup's (one row group), so its column lane is its subgroup invocation id, and the
-// components are 32-bit (subgroup operations on 8-, 16- and 64-bit types need
-// shaderSubgroupExtendedTypes, which the application may not enable).
+// shuffles: the target has them, the row lies in one subgroup (a subgroup-scope matrix, or a
+// workgroup accumulator in bands as wide as the matrix), its holders are one row group's column
+// lanes, which are neighbouring lanes (l % Lc, lane_layout.h), and the components are 32-bit
+// (subgroup operations on 8-, 16- and 64-bit types need shaderSubgroupExtendedTypes, which the
+// application may not enable).
 bool shuffles_reach_rows(LoweringState& state, const MatrixType& m) {
     const bool rows_in_a_subgroup = !m.workgroup || (!m.striped() && m.spread.bands_across == 1);
     return state.context.target.subgroup_shuffles && state.module().header.version >= 0x00010300 && rows_in_a_subgroup &&
-           m.layout.row_groups == 1 && m.component.width == 32;
+           m.component.width == 32;
+}
+
+// Whether every invocation holds the same rows of two matrices of as many rows in layouts `a` and `b`:
+// all of them, or the same row group's.
+bool same_rows(const LaneLayout& a, const LaneLayout& b) {
+    return (a.row_groups == 1 && b.row_groups == 1) || (a.row_groups == b.row_groups && a.column_lanes == b.column_lanes);
 }
 
 // Whether a Row-and-Column reduction of `m` can fold what each invocation holds and combine the
@@ -82,8 +88,11 @@ bool whole_by_shuffles_fits(LoweringState& state, const MatrixType& m) {
            (!m.workgroup || m.spread.invocations % state.context.target.subgroup_size == 0);
 }
 
-// The same for all of a subgroup-scope matrix.
-bool shuffles_reach(LoweringState& state, const MatrixType& m) { return !m.workgroup && shuffles_reach_rows(state, m); }
+// The same for all of a subgroup-scope matrix, each invocation holding every row (one row group), so
+// that its column lane is its subgroup invocation id.
+bool shuffles_reach(LoweringState& state, const MatrixType& m) {
+    return !m.workgroup && m.layout.row_groups == 1 && shuffles_reach_rows(state, m);
+}
 
 // Replaces block.instructions[index] by a call of `function` on its operand(s) `arguments`.
 void call_instead(LoweringState& state, ir::BasicBlock& block, size_t index, uint32_t function, std::vector<uint32_t> arguments) {
@@ -120,7 +129,7 @@ class Reduction {
         return results_.value();
     }
 
-    // Row, where every invocation holds every row of the source and the result: each folds the
+    // Row, where every invocation holds the same rows of the source and the result: each folds the
     // elements it holds of a row, then log2(column lanes) shuffle steps combine the lanes' partials,
     // the lower lane's first, so every invocation builds the same tree and holds the row's total.
     uint32_t rows_by_shuffles() {
@@ -540,8 +549,10 @@ bool lower_reduce(LoweringState& state, Scratch& scratch, ir::BasicBlock& block,
         // A workgroup one's rows by shuffles too where its bands are whole rows: llama.cpp's coopmat2
         // flash attention's row maxima and sums (64x64 over 2 subgroups of 64) read each row's 64
         // partials from shared memory for every element an invocation holds (2,048 loads) otherwise.
+        // Each invocation folds its rows of the source into its rows of the result: both must hold
+        // the same rows.
         const bool shuffled = mode == kReduceRow && shuffles_reach_rows(state, *source) && shuffles_reach_rows(state, *result) &&
-                              source->spread == result->spread;
+                              source->spread == result->spread && same_rows(source->layout, result->layout);
         const bool whole = mode == (kReduceRow | kReduceColumn) && whole_by_shuffles_fits(state, *source);
         function.finish(mode == kReduce2x2 ? reduction.quads()
                         : shuffled         ? reduction.rows_by_shuffles()
