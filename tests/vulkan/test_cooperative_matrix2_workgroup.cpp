@@ -71,6 +71,27 @@ std::vector<float> attention(const Inputs& in) {
     return o;
 }
 
+// The softmax's numerators of each row's scores scaled by 1 + (row % 4) / 4 (against the row's
+// maximum), times V, over their sum plus column / 64 (workgroup_flash_attention.comp, which takes the
+// keys in blocks with a running maximum and rounds each block's P to f16: the reference is exact).
+std::vector<float> flash_attention(const Inputs& in) {
+    const std::vector<float> s = scores(in);
+    std::vector<float> o(kRows * kInner, 0.0f);
+    for (uint32_t r = 0; r < kRows; ++r) {
+        const double slope = 1.0 + (r % 4) * 0.25;
+        double row_max = -1e300, sum = 0.0;
+        for (uint32_t j = 0; j < kColumns; ++j) row_max = std::max(row_max, s[r * kColumns + j] * slope);
+        std::vector<double> out(kInner, 0.0);
+        for (uint32_t j = 0; j < kColumns; ++j) {
+            const double p = std::exp(s[r * kColumns + j] * slope - row_max);
+            sum += p;
+            for (uint32_t c = 0; c < kInner; ++c) out[c] += p * in.v[j * kInner + c];
+        }
+        for (uint32_t c = 0; c < kInner; ++c) o[r * kInner + c] = float(out[c] / (sum + c / 64.0));
+    }
+    return o;
+}
+
 // LibraryAsLoops: Target::unroll_up_to 0; LibraryPerInvocationLoads: Target::scalar_uniform_loads
 // false (A and B striped and staged, as for lavapipe 25), whichever driver runs it;
 // LibraryStagedInChunks: that, with a reserve of shared memory so small (512 bytes) that every staged
@@ -183,6 +204,19 @@ TEST_P(CooperativeMatrix2Workgroup, AttentionBlockMatchesCpu) {
     const std::vector<float> expected = attention(in);
     const std::vector<float> got = run(GetParam(), 1, in, expected.size());
     // exp differs between the CPU and the device by a few ulp, which can move P's f16 rounding.
+    std::vector<double> scale;
+    for (float x : expected) scale.push_back(1.0 + std::abs(x));
+    const auto where = [](size_t i) { return std::format("row {} column {}", i / kInner, i % kInner); };
+    EXPECT_TRUE(coopmat::floats_match("the output", got, expected, {.relative = 2e-3}, where, scale));
+}
+
+// Online softmax over blocks of keys with its state carried around the loop (in the GPU layout held
+// one value a row: row_values.h).
+TEST_P(CooperativeMatrix2Workgroup, FlashAttentionMatchesCpu) {
+    const Inputs in = make_inputs();
+    const std::vector<float> expected = flash_attention(in);
+    const std::vector<float> got = run(GetParam(), 0, in, expected.size(), "tests/coopmat2/workgroup_flash_attention.comp");
+    // P is rounded to f16 in each block (a relative 2^-11), in O's sum and L's alike.
     std::vector<double> scale;
     for (float x : expected) scale.push_back(1.0 + std::abs(x));
     const auto where = [](size_t i) { return std::format("row {} column {}", i / kInner, i % kInner); };

@@ -19,6 +19,7 @@
 #include "passes/cooperative_matrix/per_element.h"
 #include "passes/cooperative_matrix/relayout.h"
 #include "passes/cooperative_matrix/resident_accumulators.h"
+#include "passes/cooperative_matrix/row_values.h"
 #include "passes/cooperative_matrix/scratch.h"
 #include "passes/cooperative_matrix/tensor_memory.h"
 #include "passes/cooperative_matrix/tensor_state.h"
@@ -75,6 +76,7 @@ class CooperativeMatrixPass final : public Pass {
         LoweringState state(context);
         if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
         cooperative_matrix::choose_resident_accumulators(state);
+        cooperative_matrix::keep_row_values(state);
         Scratch scratch(state);
         expand_splat_constants(state);
         const size_t original_functions = context.module.functions.size();
@@ -104,6 +106,10 @@ class CooperativeMatrixPass final : public Pass {
     static void lower_instruction(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t i) {
         const ir::Instruction& instruction = *block.instructions[i];
         const uint32_t opcode = instruction.opcode();
+        if (cooperative_matrix::is_row_expansion(state, instruction)) {
+            cooperative_matrix::lower_row_expansion(state, block, i);
+            return;
+        }
         if (cooperative_matrix::needs_relayout(state, instruction)) {
             cooperative_matrix::lower_relayout(state, scratch, block, i);
             return;

@@ -240,14 +240,38 @@ const MatrixType* MatrixTypes::find(uint32_t type_id) const {
     return it != types_.end() ? &it->second : nullptr;
 }
 
-void MatrixTypes::keep_in_tiles(ir::Module& module, uint32_t id, ResidentTiles tiles) {
-    MatrixType& matrix = types_.at(id);
+namespace {
+
+// A second declaration of matrix type `id` under a new id, for values of its shape the pass holds
+// otherwise (its tiles' plain type, its row values): the pass replaces both by their arrays.
+uint32_t declare_copy(ir::Module& module, uint32_t id) {
     const ir::Instruction& declaration = *module.find_definition(id);
     std::vector<uint32_t> words(declaration.words().begin() + 1, declaration.words().end());
     words[0] = module.take_next_id();
     module.types_values_constants.push_back(ir::make_instruction(spv::OpTypeCooperativeMatrixKHR, words));
     module.register_definition(*module.types_values_constants.back());
-    tiles.plain = words[0];
+    return words[0];
+}
+
+}  // namespace
+
+uint32_t MatrixTypes::row_values_type(PassContext& context, uint32_t id) {
+    for (const auto& [other, type] : types_) {
+        if (type.rows_of == id) return other;
+    }
+    MatrixType rows = types_.at(id);
+    rows.id = declare_copy(context.module, id);
+    rows.rows_of = id;
+    rows.layout = LaneLayout{rows.layout.rows_per_lane, rows.layout.column_lanes, rows.layout.row_groups, 1, rows.layout.rows_per_lane};
+    rows.length = rows.layout.length;
+    rows.lowered = context.types.get_type_array(rows.component.type, context.types.get_constant_uint32(rows.length));
+    types_.emplace(rows.id, rows);
+    return rows.id;
+}
+
+void MatrixTypes::keep_in_tiles(ir::Module& module, uint32_t id, ResidentTiles tiles) {
+    MatrixType& matrix = types_.at(id);
+    tiles.plain = declare_copy(module, id);
     MatrixType plain = matrix;
     plain.id = tiles.plain;
     types_.emplace(plain.id, plain);

@@ -82,6 +82,9 @@ struct MatrixType {
     uint32_t length;          // components each invocation holds (OpCooperativeMatrixLengthKHR)
     uint32_t lowered;         // OpTypeArray of `length` components
     std::optional<ResidentTiles> resident{};  // workgroup accumulators only; `lowered` is then the plain type's
+    // Values of an accumulator type whose rows each hold one value (row_values.h) take a type of their
+    // own, which holds one component per row an invocation holds: this is then the full type's id.
+    uint32_t rows_of = 0;
 
     bool striped() const { return workgroup && spread.band_rows == 0; }
 };
@@ -96,6 +99,12 @@ class MatrixTypes {
     // The matrix type of value `id`, nullptr when its type is not a cooperative matrix.
     const MatrixType* of_value(const ir::Module& module, uint32_t id) const;
     const std::unordered_map<uint32_t, MatrixType>& all() const { return types_; }
+
+    // The type of `id`'s values whose rows each hold one value (row_values.h), declared on first use.
+    // Its layout is `id`'s with one column per column lane: invocations hold the same rows of both,
+    // one component a row (standing at column lane l's column l, which nothing that keeps row values
+    // reads).
+    uint32_t row_values_type(PassContext& context, uint32_t id);
 
     // Keeps values of matrix type `id` in the driver's tiles, and declares the plain type of the same
     // shape (tiles.plain is filled in).

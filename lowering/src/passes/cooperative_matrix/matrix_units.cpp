@@ -242,6 +242,7 @@ uint64_t staged_operand_bytes(LoweringState& state, const MultiplyAddOperands& o
 }
 
 std::optional<CooperativeMatrixConfiguration> matrix_unit_for(LoweringState& state, const MultiplyAddOperands& o) {
+    if (o.c.rows_of || o.result.rows_of) return std::nullopt;  // one value a row: sums of A's rows (row_values.h)
     if (state.context.target.multiply_on_native_matrices == NativeMultiplyAdds::KeptAccumulators && !o.c.resident) return std::nullopt;
     return fitting_matrix_unit(state, o);
 }

@@ -508,6 +508,20 @@ class MultiplyAdd {
 
 }  // namespace
 
+bool sums_rows_of_a(LoweringState& state, const ir::Instruction& instruction) {
+    const ir::Module& module = state.module();
+    const auto operands = instruction.operand_words();
+    if (instruction.opcode() != spv::OpCooperativeMatrixMulAddKHR || operands.size() < 3) return false;
+    const MatrixType* a = state.matrices.of_value(module, operands[0]);
+    const MatrixType* b = state.matrices.of_value(module, operands[1]);
+    const MatrixType* c = state.matrices.of_value(module, operands[2]);
+    const MatrixType* r = state.matrices.find(instruction.type_id());
+    if (!a || !b || !c || !r || !c->workgroup || !r->component.is_float || !distributes_matrices(state.context)) return false;
+    // As MultiplyAdd::workgroup_function() decides: operands in the accumulator's bands, or the units, do not stream.
+    if ((a->spread == c->spread && b->spread == c->spread) || !filling_constant(module, operands[1])) return false;
+    return !matrix_unit_for(state, MultiplyAddOperands{*a, *b, *c, *r, operands.size() > 3 ? operands[3] : 0});
+}
+
 bool lower_multiply_add(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index) {
     const ir::Instruction& instruction = *block.instructions[index];
     const uint32_t function = MultiplyAdd(state, scratch, instruction).function();

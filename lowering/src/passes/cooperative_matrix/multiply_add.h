@@ -17,4 +17,9 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 
 bool lower_multiply_add(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index);
 
+// Whether OpCooperativeMatrixMulAddKHR `instruction` is a workgroup one the GPU layout streams with a B
+// filled with one constant: each invocation sums its rows of A (stream() in multiply_add.cpp), so the
+// result holds one value a row where C does (row_values.h).
+bool sums_rows_of_a(LoweringState& state, const ir::Instruction& instruction);
+
 }  // namespace vkpolyfill::lowering::cooperative_matrix
