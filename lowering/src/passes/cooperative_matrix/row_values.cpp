@@ -110,9 +110,10 @@ class RowValues {
                     if (!held(operands[i])) return false;
                 }
                 return true;
-            case spv::OpSelect:
-                return module_.find_definition(module_.type_of(operands[0]))->opcode() == spv::OpTypeBool && held(operands[1]) &&
-                       held(operands[2]);
+            case spv::OpSelect: {
+                const ir::Instruction* condition = module_.find_definition(module_.type_of(operands[0]));
+                return condition && condition->opcode() == spv::OpTypeBool && held(operands[1]) && held(operands[2]);
+            }
             case spv::OpCopyObject:
             case spv::OpCopyLogical:
                 return held(operands[0]);
@@ -206,7 +207,9 @@ class RowValues {
     // A phi's incoming row-values value expanded at the end of the block it comes from, before the
     // block's merge instruction and branch.
     void expand_on_edge(const PhiExpansion& phi) {
-        ir::BasicBlock& from = *blocks_.at(phi.phi->word(phi.word + 1));
+        const auto parent = blocks_.find(phi.phi->word(phi.word + 1));
+        if (parent == blocks_.end() || parent->second->instructions.size() < 2) return;  // not a block: spirv-val's to report
+        ir::BasicBlock& from = *parent->second;
         size_t position = from.instructions.size() - 1;
         const uint32_t before = from.instructions[position - 1]->opcode();
         if (before == spv::OpLoopMerge || before == spv::OpSelectionMerge) --position;
