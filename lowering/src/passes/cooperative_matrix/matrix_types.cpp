@@ -107,7 +107,9 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
             error(std::format("a {}x{} matrix cannot be spread evenly over {} invocations", rows, columns, invocations));
             return std::nullopt;
         }
-        return MatrixType{0, {}, rows, columns, use, true, {}, WorkgroupLayout{invocations, 0, 0, 0}, rows * columns / invocations, 0};
+        const uint32_t length = rows * columns / invocations;
+        const uint32_t run = distributes_matrices(context) && columns % 2 == 0 && length % 2 == 0 ? 2 : 1;
+        return MatrixType{0, {}, rows, columns, use, true, {}, WorkgroupLayout{invocations, 0, 0, 0, run}, length, 0};
     }
     const std::optional<WorkgroupLayout> spread = accumulator_bands(rows, columns, invocations, subgroup_size);
     if (!spread) {

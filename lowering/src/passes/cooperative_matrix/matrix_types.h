@@ -40,13 +40,20 @@ struct ComponentInfo {
 //    hold a band of A and B: there they are striped and the multiply-add streams them.
 //    Nor where a band's A or B is longer than the target writes out (bands_written_out below).
 //  - Other A and B (not multiplied, multiplied with accumulators of different bands, or all where
-//    uniform loads are per invocation) are striped: row-major element f is held by invocation f % invocations, at index
-//    f / invocations; a multiply-add stages them through shared memory.
+//    uniform loads are per invocation) are striped in runs of `run` neighbouring elements of a row:
+//    row-major run r is held by invocation r % invocations, at indices (r / invocations) * run and
+//    on; a multiply-add stages them through shared memory. Runs of 2 in the GPU layout: the two
+//    components a 16-bit pair of registers holds (packed_16bit_arrays.h) are then neighbours in memory,
+//    read and written as one 32-bit word, and the compilers keep them in one register. With runs
+//    of 1, flash attention's loop-invariant Q (64x128 f16 over 128 invocations) took 64 registers
+//    in its loop on RADV and NAK, one a half. Runs depend on the shape only, so that conversions
+//    between component types of one shape stay component-wise.
 struct WorkgroupLayout {
     uint32_t invocations = 0;
     uint32_t band_rows = 0;  // 0 when striped
     uint32_t band_columns = 0;
     uint32_t bands_across = 0;
+    uint32_t run = 1;  // striped
 
     bool operator==(const WorkgroupLayout&) const = default;
 };

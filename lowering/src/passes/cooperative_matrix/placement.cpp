@@ -15,10 +15,13 @@ Placement::Placement(LoweringState& state, ir::Builder& b, const MatrixType& mat
         // invocation's plus constants: the per-element address arithmetic then folds to offsets from
         // one base (on the GPU compilers, computing (e * invocations + invocation) / columns for every
         // element kept each element's address live: ACO spilled them in llama.cpp's coopmat2 GEMM).
-        const uint32_t invocations = matrix.spread.invocations, columns = matrix.columns;
-        if (invocations % columns == 0) {
-            stripe_row_ = b.add(spv::OpUDiv, u, {invocation_, state.uint_constant(columns)});
-            stripe_column_ = b.add(spv::OpUMod, u, {invocation_, state.uint_constant(columns)});
+        const uint32_t runs = state.uint_constant(runs_per_row());
+        const auto columns_of = [&](uint32_t runs_in) { return run() == 1 ? runs_in : b.add(spv::OpIMul, u, {runs_in, state.uint_constant(run())}); };
+        if (matrix.spread.invocations % runs_per_row() == 0) {
+            stripe_row_ = b.add(spv::OpUDiv, u, {invocation_, runs});
+            stripe_column_ = columns_of(b.add(spv::OpUMod, u, {invocation_, runs}));
+        } else if (stripe_within_row()) {
+            run_column_ = columns_of(invocation_);
         }
         return;
     }
@@ -60,11 +63,11 @@ uint32_t Placement::invocation_in_workgroup(LoweringState& state, ir::Builder& b
 
 uint32_t Placement::row(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
-    if (stripe_row_) return b.add(spv::OpIAdd, u, {stripe_row_, state_.uint_constant(e * rows_per_stripe())});
-    if (invocation_ && stripe_within_row()) return state_.uint_constant(e / stripes_per_row());
-    if (invocation_) {  // striped: (e * invocations + invocation) / columns
-        const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
-        return b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)});
+    if (invocation_) {
+        const uint32_t r = e / run();
+        if (stripe_row_) return b.add(spv::OpIAdd, u, {stripe_row_, state_.uint_constant(r * rows_per_stripe())});
+        if (stripe_within_row()) return state_.uint_constant(r / stripes_per_row());
+        return row_of_run(b, b.add(spv::OpIAdd, u, {state_.uint_constant(r * matrix_.spread.invocations), invocation_}));
     }
     uint32_t row = state_.uint_constant(matrix_.layout.row(e, 0));
     if (matrix_.layout.row_groups > 1) row = b.add(spv::OpIAdd, u, {row_group_, row});
@@ -73,13 +76,9 @@ uint32_t Placement::row(ir::Builder& b, uint32_t e) const {
 
 uint32_t Placement::column(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
-    if (stripe_column_) return stripe_column_;
-    if (invocation_ && stripe_within_row()) {
-        return b.add(spv::OpIAdd, u, {state_.uint_constant(e % stripes_per_row() * matrix_.spread.invocations), invocation_});
-    }
     if (invocation_) {
-        const uint32_t flat = b.add(spv::OpIAdd, u, {state_.uint_constant(e * matrix_.spread.invocations), invocation_});
-        return b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)});
+        const Split column = column_split(b, e);
+        return column.constant ? b.add(spv::OpIAdd, u, {column.base, state_.uint_constant(column.constant)}) : column.base;
     }
     uint32_t column = state_.uint_constant(matrix_.layout.column(e, 0));
     if (matrix_.layout.column_lanes > 1) column = b.add(spv::OpIAdd, u, {first_column_, column});
@@ -98,11 +97,11 @@ uint32_t Placement::column_at(ir::Builder& b, uint32_t e) const {
 
 Placement::SplitAt Placement::row_split_at(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type(), zero = state_.uint_constant(0);
-    if (stripe_row_) return {stripe_row_, b.add(spv::OpIMul, u, {e, state_.uint_constant(rows_per_stripe())})};
-    if (invocation_ && stripe_within_row()) return {zero, b.add(spv::OpUDiv, u, {e, state_.uint_constant(stripes_per_row())})};
-    if (invocation_) {  // striped: (e * invocations + invocation) / columns
-        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
-        return {b.add(spv::OpUDiv, u, {flat, state_.uint_constant(matrix_.columns)}), zero};
+    if (invocation_) {
+        const uint32_t r = run_at(b, e);
+        if (stripe_row_) return {stripe_row_, b.add(spv::OpIMul, u, {r, state_.uint_constant(rows_per_stripe())})};
+        if (stripe_within_row()) return {zero, b.add(spv::OpUDiv, u, {r, state_.uint_constant(stripes_per_row())})};
+        return {row_of_run(b, flat_run(b, r)), zero};
     }
     const LaneLayout& layout = matrix_.layout;  // g + (e / NL) * G
     const uint32_t line = b.add(spv::OpUDiv, u, {e, state_.uint_constant(layout.columns_per_lane)});
@@ -112,14 +111,16 @@ Placement::SplitAt Placement::row_split_at(ir::Builder& b, uint32_t e) const {
 
 Placement::SplitAt Placement::column_split_at(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type(), zero = state_.uint_constant(0);
-    if (stripe_column_) return {stripe_column_, zero};
-    if (invocation_ && stripe_within_row()) {
-        const uint32_t stripe = b.add(spv::OpUMod, u, {e, state_.uint_constant(stripes_per_row())});
-        return {invocation_, b.add(spv::OpIMul, u, {stripe, state_.uint_constant(matrix_.spread.invocations)})};
-    }
     if (invocation_) {
-        const uint32_t flat = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {e, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
-        return {b.add(spv::OpUMod, u, {flat, state_.uint_constant(matrix_.columns)}), zero};
+        const uint32_t in_run = in_run_at(b, e);
+        if (stripe_column_) return {stripe_column_, in_run};
+        const uint32_t r = run_at(b, e);
+        const auto plus_in_run = [&](uint32_t id) { return run() == 1 ? id : b.add(spv::OpIAdd, u, {id, in_run}); };
+        if (stripe_within_row()) {
+            const uint32_t stripe = b.add(spv::OpUMod, u, {r, state_.uint_constant(stripes_per_row())});
+            return {run_column_, plus_in_run(b.add(spv::OpIMul, u, {stripe, state_.uint_constant(matrix_.spread.invocations * run())}))};
+        }
+        return {plus_in_run(column_of_run(b, flat_run(b, r))), zero};
     }
     const LaneLayout& layout = matrix_.layout;  // cl * NL + e % NL
     const uint32_t base = band_column_ ? b.add(spv::OpIAdd, u, {band_column_, first_column_}) : first_column_;
@@ -128,17 +129,20 @@ Placement::SplitAt Placement::column_split_at(ir::Builder& b, uint32_t e) const 
 
 Placement::Split Placement::row_split(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
-    if (stripe_row_) return {stripe_row_, e * rows_per_stripe()};
-    if (invocation_ && stripe_within_row()) return {state_.uint_constant(0), e / stripes_per_row()};
+    if (stripe_row_) return {stripe_row_, e / run() * rows_per_stripe()};
+    if (invocation_ && stripe_within_row()) return {state_.uint_constant(0), e / run() / stripes_per_row()};
     if (invocation_) return {row(b, e), 0};
     return {band_row_ ? b.add(spv::OpIAdd, u, {band_row_, row_group_}) : row_group_, matrix_.layout.row(e, 0)};
 }
 
 Placement::Split Placement::column_split(ir::Builder& b, uint32_t e) const {
     const uint32_t u = state_.uint_type();
-    if (stripe_column_) return {stripe_column_, 0};
-    if (invocation_ && stripe_within_row()) return {invocation_, e % stripes_per_row() * matrix_.spread.invocations};
-    if (invocation_) return {column(b, e), 0};
+    if (invocation_) {
+        const uint32_t r = e / run(), in_run = e % run();
+        if (stripe_column_) return {stripe_column_, in_run};
+        if (stripe_within_row()) return {run_column_, r % stripes_per_row() * matrix_.spread.invocations * run() + in_run};
+        return {column_of_run(b, b.add(spv::OpIAdd, u, {state_.uint_constant(r * matrix_.spread.invocations), invocation_})), in_run};
+    }
     return {band_column_ ? b.add(spv::OpIAdd, u, {band_column_, first_column_}) : first_column_, matrix_.layout.column(e, 0)};
 }
 
@@ -154,6 +158,29 @@ uint32_t Placement::index(ir::Builder& b, const Iteration& e, uint32_t pitch, ui
     const Split& minor = transpose ? row : column;
     const uint32_t base = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {major.base, state_.uint_constant(pitch)}), minor.base});
     return b.add(spv::OpIAdd, u, {base, state_.uint_constant(offset + major.constant * pitch + minor.constant)});
+}
+
+uint32_t Placement::run_at(ir::Builder& b, uint32_t e) const {
+    return run() == 1 ? e : b.add(spv::OpUDiv, state_.uint_type(), {e, state_.uint_constant(run())});
+}
+
+uint32_t Placement::in_run_at(ir::Builder& b, uint32_t e) const {
+    return run() == 1 ? state_.uint_constant(0) : b.add(spv::OpUMod, state_.uint_type(), {e, state_.uint_constant(run())});
+}
+
+uint32_t Placement::flat_run(ir::Builder& b, uint32_t r) const {
+    const uint32_t u = state_.uint_type();
+    return b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {r, state_.uint_constant(matrix_.spread.invocations)}), invocation_});
+}
+
+uint32_t Placement::row_of_run(ir::Builder& b, uint32_t flat) const {
+    return b.add(spv::OpUDiv, state_.uint_type(), {flat, state_.uint_constant(runs_per_row())});
+}
+
+uint32_t Placement::column_of_run(ir::Builder& b, uint32_t flat) const {
+    const uint32_t u = state_.uint_type();
+    const uint32_t runs_in = b.add(spv::OpUMod, u, {flat, state_.uint_constant(runs_per_row())});
+    return run() == 1 ? runs_in : b.add(spv::OpIMul, u, {runs_in, state_.uint_constant(run())});
 }
 
 std::optional<uint32_t> Placement::fixed_row(uint32_t e) const {

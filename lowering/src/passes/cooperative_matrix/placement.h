@@ -71,17 +71,29 @@ class Placement {
     uint32_t sole_writer(ir::Builder& builder) const;
 
   private:
-    // Striped, where invocations and columns divide one another: a stripe of invocations covers
-    // rows_per_stripe() whole rows, or a row stripes_per_row() whole stripes.
-    uint32_t rows_per_stripe() const { return matrix_.spread.invocations / matrix_.columns; }
-    bool stripe_within_row() const { return matrix_.columns % matrix_.spread.invocations == 0; }
-    uint32_t stripes_per_row() const { return matrix_.columns / matrix_.spread.invocations; }
+    // Striped (in runs of matrix_.spread.run elements), where invocations and a row's runs divide one
+    // another: a stripe of invocations covers rows_per_stripe() whole rows, or a row
+    // stripes_per_row() whole stripes.
+    uint32_t run() const { return matrix_.spread.run; }
+    uint32_t runs_per_row() const { return matrix_.columns / run(); }
+    uint32_t rows_per_stripe() const { return matrix_.spread.invocations / runs_per_row(); }
+    bool stripe_within_row() const { return runs_per_row() % matrix_.spread.invocations == 0; }
+    uint32_t stripes_per_row() const { return runs_per_row() / matrix_.spread.invocations; }
+    // Striped, element e (an id): its run's index among the invocation's, and its place in the run.
+    uint32_t run_at(ir::Builder& builder, uint32_t e) const;
+    uint32_t in_run_at(ir::Builder& builder, uint32_t e) const;
+    // Striped: the row-major index of the run holding the invocation's run `r` (an id), and its
+    // first element's row and column (ids).
+    uint32_t flat_run(ir::Builder& builder, uint32_t r) const;
+    uint32_t row_of_run(ir::Builder& builder, uint32_t flat) const;
+    uint32_t column_of_run(ir::Builder& builder, uint32_t flat) const;
 
     LoweringState& state_;
     const MatrixType& matrix_;
     uint32_t first_column_ = 0;  // subgroup and band layouts: the column lane's first column
     uint32_t row_group_ = 0;
     uint32_t invocation_ = 0;   // striped: the invocation's index in the workgroup
+    uint32_t run_column_ = 0;   // striped within rows: the column of the invocation's run in its stripe
     uint32_t stripe_row_ = 0;     // striped over whole rows: the invocation's row and column in its stripe
     uint32_t stripe_column_ = 0;
     uint32_t band_row_ = 0;     // banded: the band's first row and column
