@@ -45,6 +45,17 @@ uint32_t filling_constant(const ir::Module& module, uint32_t value) {
     return constituents[0];
 }
 
+// How a workgroup multiply-add that runs neither on the driver's units nor on the accumulator's bands
+// multiplies its staged operands: streamed K step by K step (the GPU layout, and any target where the
+// bands of all of K are longer than it writes out: llama.cpp's f16 GEMM, 128x256x64, chunks of 16;
+// ggml's test-backend-ops perf, GFLOP/s over several runs: lavapipe 26 5.9-7.2 streamed, 6.48 on the
+// chunks' bands; lavapipe 25 2.7-3.3 and 1.88, tests/bench/README.md), else by the kernel on the staged
+// chunks' bands. Integers keep the kernel, which adds C (saturating or not) after the whole sum.
+bool on_bands(const MultiplyAddOperands& o) { return o.a.spread == o.c.spread && o.b.spread == o.c.spread; }
+bool streams_staged(const PassContext& context, const MultiplyAddOperands& o) {
+    return o.result.component.is_float && (distributes_matrices(context) || !bands_written_out(context, o.c.spread, o.a.columns));
+}
+
 class MultiplyAdd {
   public:
     MultiplyAdd(LoweringState& state, Scratch& scratch, const ir::Instruction& instruction)
@@ -122,7 +133,7 @@ class MultiplyAdd {
         if (const auto unit = matrix_unit_for(state_, operands)) return multiply_add_on_units(state_, scratch_, operands, *unit);
         const WorkgroupLayout& spread = c_->spread;
         const uint32_t m = a_->rows, k = a_->columns, n = b_->columns;
-        if (a_->spread == spread && b_->spread == spread) {
+        if (on_bands(operands)) {
             band_a_ = band_operand(*a_, spread.band_rows, k, Use::A);
             band_b_ = band_operand(*b_, k, spread.band_columns, Use::B);
             if (!band_a_ || !band_b_) return fail("a band's operands cannot be spread over the subgroup");
@@ -135,14 +146,8 @@ class MultiplyAdd {
         // K in chunks of kc, each staged and multiplied in turn, when the whole would take more
         // shared memory than the chunk budget.
         const uint32_t kc = staged_k_chunk(m, k, n);
-        // The GPU layout, and any target where the bands of all of K are longer than it writes out,
-        // multiplies the staged operands step by step (streamed below), even where the bands of a
-        // chunk of K would be written out: llama.cpp's f16 GEMM (128x256x64, chunks of 16), ggml's
-        // test-backend-ops perf, GFLOP/s over several runs: lavapipe 26 5.9-7.2 streamed, 6.48 on the
-        // chunks' bands; lavapipe 25 2.7-3.3 and 1.88 (tests/bench/README.md). Integers keep the
-        // kernel, which adds C (saturating or not) after the whole sum.
-        const bool streamed =
-            is_float_ && (distributes_matrices(state_.context) || !bands_written_out(state_.context, spread, k));
+        // Streamed even where the bands of a chunk of K would be written out (streams_staged).
+        const bool streamed = streams_staged(state_.context, operands);
         b_filling_ = streamed ? filling_constant(module_, instruction_.operand_words()[1]) : 0;
         key.push_back(b_filling_);
         if (!streamed) {
@@ -516,10 +521,13 @@ bool sums_rows_of_a(LoweringState& state, const ir::Instruction& instruction) {
     const MatrixType* b = state.matrices.of_value(module, operands[1]);
     const MatrixType* c = state.matrices.of_value(module, operands[2]);
     const MatrixType* r = state.matrices.find(instruction.type_id());
-    if (!a || !b || !c || !r || !c->workgroup || !r->component.is_float || !distributes_matrices(state.context)) return false;
-    // As MultiplyAdd::workgroup_function() decides: operands in the accumulator's bands, or the units, do not stream.
-    if ((a->spread == c->spread && b->spread == c->spread) || !filling_constant(module, operands[1])) return false;
-    return !matrix_unit_for(state, MultiplyAddOperands{*a, *b, *c, *r, operands.size() > 3 ? operands[3] : 0});
+    // Row values are the GPU layout's (row_values.h).
+    if (!a || !b || !c || !r || !c->workgroup || !distributes_matrices(state.context) || !filling_constant(module, operands[1])) {
+        return false;
+    }
+    // As MultiplyAdd::workgroup_function() decides.
+    const MultiplyAddOperands o{*a, *b, *c, *r, operands.size() > 3 ? operands[3] : 0};
+    return !on_bands(o) && streams_staged(state.context, o) && !matrix_unit_for(state, o);
 }
 
 bool lower_multiply_add(LoweringState& state, Scratch& scratch, ir::BasicBlock& block, size_t index) {
