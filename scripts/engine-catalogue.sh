@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The catalogue check (docs/engine_catalogue.md): every coopmat2 and coopmat1 SPIR-V module llama.cpp's
 # (ggml's) Vulkan shader generator builds, specialized as ggml-vulkan.cpp specializes it for a lavapipe-like,
-# a 32-wide NVIDIA and a 64-wide AMD GPU, lowered by vkpolyfill-lower --validate; prints the table and
-# writes it, with one JSON line per lowering, to the output directory. Their code stays out of this
-# project: SOURCE is a checkout of ggml or llama.cpp, whose shaders are copied into build/.
+# a 32-wide NVIDIA (also without f16 arithmetic, as Pascal) and a 64-wide AMD GPU, lowered by
+# vkpolyfill-lower --validate; prints the table and writes it, with one JSON line per lowering, to the
+# output directory. Their code stays out of this project: SOURCE is a checkout of ggml or llama.cpp,
+# whose shaders are copied into build/.
 #   scripts/engine-catalogue.sh SOURCE [--out DIR] [--jobs N] [--only REGEX] [--classes a,b] [--date DATE]
 #     --out      where the modules, results.jsonl and catalogue.md go (default build/release/engine-catalogue)
 #     --jobs     lowerings at a time (default: the processors)
 #     --only     the modules whose name matches REGEX (a bounded run)
-#     --classes  some of lavapipe, nvidia32, amd64
+#     --classes  some of lavapipe, nvidia32, amd64, pascal32
 #     --date     the date of the source, for the table (default: its last commit's, if it is a git checkout)
 # Uses VKPOLYFILL_BUILD_DIR (default build/release); scripts/build.sh builds it.
 set -euo pipefail
@@ -26,7 +27,7 @@ if [ -z "${VKPOLYFILL_ICD_NATIVE:-}" ]; then
 fi
 
 source=$1; shift
-out=$VKPOLYFILL_BUILD_DIR/engine-catalogue jobs=$(nproc) only= classes=lavapipe,nvidia32,amd64 date=unknown
+out=$VKPOLYFILL_BUILD_DIR/engine-catalogue jobs=$(nproc) only= classes=lavapipe,nvidia32,amd64,pascal32 date=unknown
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift ;;

@@ -1,6 +1,6 @@
-// pack_16bit_arrays: arrays of 16-bit numbers held in registers become arrays of pairs, every index
-// into them split in two, and the module stays valid; arrays it cannot follow everywhere are left
-// alone. What the packed code computes is checked on lavapipe by the cooperative-matrix suites in the
+// pack_16bit_arrays: arrays of 16-bit numbers held in registers become arrays of pairs (vectors, or
+// 32-bit words bit cast at each access), every index into them split in two, and the module stays
+// valid; arrays it cannot follow everywhere are left alone. What the packed code computes is checked on lavapipe by the cooperative-matrix suites in the
 // GPU layout (vulkan.plain@distributed.*, which pack every f16 matrix), against the CPU.
 #include <gtest/gtest.h>
 
@@ -85,7 +85,7 @@ std::vector<uint32_t> module_text(std::string_view length, std::string_view type
 }
 
 // pack_16bit_arrays on `words`: whether it packed, and the module after.
-std::pair<bool, std::vector<uint32_t>> packed(const std::vector<uint32_t>& words) {
+std::pair<bool, std::vector<uint32_t>> packed(const std::vector<uint32_t>& words, PairForm form = PairForm::Vector) {
     Diagnostics diagnostics;
     const auto module = ir::parse(words, diagnostics);
     if (!module) {
@@ -93,7 +93,7 @@ std::pair<bool, std::vector<uint32_t>> packed(const std::vector<uint32_t>& words
         return {};
     }
     ir::TypeManager types(*module);
-    const bool changed = pack_16bit_arrays(*module, types);
+    const bool changed = pack_16bit_arrays(*module, types, form);
     return {changed, module->to_words()};
 }
 
@@ -144,6 +144,37 @@ TEST(PackedArrays, PairsReplaceHalvesAndEveryIndexSplits) {
     EXPECT_EQ(facts.count(spv::OpCompositeConstruct), 3u);
 }
 
+TEST(PackedArrays, WordsHoldPairsWhereHalvesWouldBeWidened) {
+    const auto [changed, words] = packed(module_text("4"), PairForm::Word);
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(validate(words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(words);
+    EXPECT_EQ(arrays_of(facts, spv::OpTypeFloat), 0u);
+    EXPECT_EQ(arrays_of(facts, spv::OpTypeVector), 0u);
+    EXPECT_EQ(arrays_of(facts, spv::OpTypeInt), 1u);
+    // The initializer's words: halves 1 and 2 (0x3C00, 0x4000), 3 and 4 (0x4200, 0x4400), low half first.
+    std::vector<uint32_t> initializer;
+    for (const auto& [id, definition] : facts.definitions) {
+        if ((definition[0] & 0xFFFFu) != spv::OpConstantComposite || facts.opcode_of(definition[1]) != spv::OpTypeArray) continue;
+        for (size_t k = 3; k < definition.size(); ++k) initializer.push_back(facts.constant(definition[k]).value_or(0));
+    }
+    EXPECT_EQ(initializer, (std::vector<uint32_t>{0x40003C00u, 0x44004200u}));
+    // The two access chains end at a word: a load through one takes its half; the store through the
+    // other reads the word, replaces its half and writes it back.
+    size_t word_chains = 0;
+    for (const CodeInstruction& instruction : facts.code) {
+        if ((instruction.words[0] & 0xFFFFu) != spv::OpAccessChain) continue;
+        const auto& pointer = facts.definitions.at(instruction.words[1]);
+        word_chains += pointer[2] == spv::StorageClassFunction && facts.opcode_of(pointer[3]) == spv::OpTypeInt;
+    }
+    EXPECT_EQ(word_chains, 2u);
+    EXPECT_EQ(facts.count(spv::OpVectorExtractDynamic), 4u);  // the load and the three extracts
+    EXPECT_EQ(facts.count(spv::OpVectorInsertDynamic), 2u);   // the store and the insert
+    // Casts: one for each load and extract (4), two for the store and the insert (4), one for each
+    // pair the construct makes (2).
+    EXPECT_EQ(facts.count(spv::OpBitcast), 10u);
+}
+
 TEST(PackedArrays, ArraysItCannotFollowStayAsTheyAre) {
     struct Case {
         const char* what;
@@ -183,10 +214,22 @@ TEST(PackedArrays, ArraysItCannotFollowStayAsTheyAre) {
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.what);
-        const auto [changed, words] = packed(c.words);
-        EXPECT_FALSE(changed);
-        EXPECT_EQ(words, c.words);
+        for (const PairForm form : {PairForm::Vector, PairForm::Word}) {
+            const auto [changed, words] = packed(c.words, form);
+            EXPECT_FALSE(changed);
+            EXPECT_EQ(words, c.words);
+        }
     }
+}
+
+// A word has no addressable halves: an element pointer used other than by a load or a store keeps
+// the array as it is in the word form (pairs of vectors can be pointed into).
+TEST(PackedArrays, WordsKeepArraysWhoseElementsArePointedAtOtherwise) {
+    const std::vector<uint32_t> copied = module_text("4", "", "OpCopyMemory %q %p");
+    EXPECT_TRUE(packed(copied, PairForm::Vector).first);
+    const auto [changed, words] = packed(copied, PairForm::Word);
+    EXPECT_FALSE(changed);
+    EXPECT_EQ(words, copied);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 
 #include "ir/module.h"
@@ -30,5 +31,17 @@ class Builder {
     BasicBlock& block_;
     size_t position_;
 };
+
+// Replaces block.instructions[i] by what `emit(builder, old)` adds in its place (the old instruction
+// lives through the call; its result id may be given to an added one). Returns the index of the last
+// instruction added.
+template <typename Emit>
+size_t replace_instruction(Module& module, BasicBlock& block, size_t i, Emit&& emit) {
+    std::unique_ptr<Instruction> old = std::move(block.instructions[i]);
+    block.instructions.erase(block.instructions.begin() + static_cast<std::ptrdiff_t>(i));
+    Builder b(module, block, i);
+    emit(b, *old);
+    return b.position() - 1;
+}
 
 }  // namespace vkpolyfill::lowering::ir

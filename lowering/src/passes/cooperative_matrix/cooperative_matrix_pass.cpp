@@ -93,8 +93,12 @@ class CooperativeMatrixPass final : public Pass {
         for (size_t f = 0; f < original_functions; ++f) cooperative_matrix::carry_matrices_in_variables(state, *context.module.functions[f]);
         replace_types(state);
         remove_declarations(context.module);
-        // The GPU layout: a GPU's registers hold 16-bit components two at a time.
-        if (context.target.distributed_matrices) pack_16bit_arrays(context.module, context.types);
+        // The GPU layout: a GPU's registers hold 16-bit components two at a time (as 32-bit words
+        // where the Float16 pass, after this one, will hold halves as f32).
+        if (context.target.distributed_matrices) {
+            const bool halves_widened = (context.target.emulate & bit(Emulated::Float16)) != 0;
+            pack_16bit_arrays(context.module, context.types, halves_widened ? PairForm::Word : PairForm::Vector);
+        }
         if (state.uses_matrix_units()) {  // the driver's own, kept
             context.module.add_capability(spv::CapabilityCooperativeMatrixKHR);
             context.module.add_extension("SPV_KHR_cooperative_matrix");

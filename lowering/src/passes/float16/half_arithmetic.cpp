@@ -84,7 +84,7 @@ class HalfArithmetic {
     // Float16: the address goes through a 64-bit integer instead (OpConvertPtrToU / OpConvertUToPtr).
     size_t pointer_bitcast(ir::BasicBlock& block, size_t i) {
         module_.add_capability(spv::CapabilityInt64);
-        return replace(block, i, [&](ir::Builder& b, const ir::Instruction& old) {
+        return ir::replace_instruction(module_, block, i, [&](ir::Builder& b, const ir::Instruction& old) {
             const uint32_t address_type = types_.get_type_int(64, false);
             const uint32_t value = old.word(3);
             const uint32_t value_type = module_.type_of(value);
@@ -139,20 +139,11 @@ class HalfArithmetic {
         return b.add(spv::OpCompositeConstruct, type, columns, result);
     }
 
-    template <typename Emit>
-    size_t replace(ir::BasicBlock& block, size_t i, Emit&& emit) {
-        std::unique_ptr<ir::Instruction> old = std::move(block.instructions[i]);
-        block.instructions.erase(block.instructions.begin() + static_cast<std::ptrdiff_t>(i));
-        ir::Builder b(module_, block, i);
-        emit(b, *old);
-        return b.position() - 1;
-    }
-
     // To f16: a rounding of the f32 (an f64 narrowed first). From f16: the f32 itself, or widened.
     size_t convert(ir::BasicBlock& block, size_t i, uint32_t result_type) {
         const ir::Instruction& instruction = *block.instructions[i];
         if (is_half_float(result_type)) {
-            return replace(block, i, [&](ir::Builder& b, const ir::Instruction& old) {
+            return ir::replace_instruction(module_, block, i, [&](ir::Builder& b, const ir::Instruction& old) {
                 uint32_t value = old.word(3);
                 if (module_.type_of(value) != old.type_id()) value = b.add(spv::OpFConvert, old.type_id(), {value});
                 quantize(b, old.type_id(), value, old.result_id());
@@ -161,7 +152,7 @@ class HalfArithmetic {
         if (!widths_.holds_half(original_type(instruction.word(3))) || module_.type_of(instruction.word(3)) != instruction.type_id()) {
             return i;
         }
-        return replace(block, i, [&](ir::Builder& b, const ir::Instruction& old) {
+        return ir::replace_instruction(module_, block, i, [&](ir::Builder& b, const ir::Instruction& old) {
             b.add(spv::OpCopyObject, old.type_id(), {old.word(3)}, old.result_id());
         });
     }
@@ -206,7 +197,7 @@ class HalfArithmetic {
             return i;
         }
         const uint32_t other_width = width(component_type(other));
-        return replace(block, i, [&](ir::Builder& b, const ir::Instruction& old) {
+        return ir::replace_instruction(module_, block, i, [&](ir::Builder& b, const ir::Instruction& old) {
             const uint32_t value = old.word(3);
             const uint32_t type = old.type_id();
             if (from_halves && other_width == 16) {

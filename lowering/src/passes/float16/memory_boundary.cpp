@@ -125,13 +125,11 @@ class MemoryBoundary {
 
     template <typename Emit>
     size_t replace(ir::BasicBlock& block, size_t i, Emit&& emit) {
-        std::unique_ptr<ir::Instruction> old = std::move(block.instructions[i]);
-        block.instructions.erase(block.instructions.begin() + static_cast<std::ptrdiff_t>(i));
-        module_.forget_definition(old->result_id());
-        original_ = old.get();
-        ir::Builder b(module_, block, i);
-        emit(b);
-        return b.position() - 1;
+        return ir::replace_instruction(module_, block, i, [&](ir::Builder& b, const ir::Instruction& old) {
+            module_.forget_definition(old.result_id());
+            original_ = &old;
+            emit(b);
+        });
     }
 
     // A piece of a struct, array or matrix: the original access's memory operands no longer apply,
