@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <format>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -151,6 +153,12 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const
     return lower_checked(read_shader(shader), target);
 }
 
+// The emulations the suite forces (VK_POLYFILL_EXTENSIONS_FORCE_EMULATION) and `extension`.
+std::string also_forced(const char* extension) {
+    const char* suite = std::getenv("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION");
+    return suite != nullptr && *suite != '\0' ? std::format("{},{}", suite, extension) : std::string(extension);
+}
+
 std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t outputs,
                        const char* shader = "tests/coopmat2/workgroup_attention.comp") {
     const bool layer = by_the_layer(lowering);
@@ -158,7 +166,10 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
     const char* units = matrix_units_setting(lowering);
     const bool on_units = units != nullptr;
     ScopedEnv matrix_units("VK_POLYFILL_EXTENSIONS_MATRIX_UNITS", units);
-    ScopedEnv forced("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", on_units ? VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME : nullptr);
+    // On the units the layer emulates coopmat2 on a driver that has it too; the suite's own forced
+    // emulations (f16 arithmetic in vulkan.plain@VK_KHR_shader_float16_int8.*) stay.
+    std::optional<ScopedEnv> forced;
+    if (on_units) forced.emplace("VK_POLYFILL_EXTENSIONS_FORCE_EMULATION", also_forced(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME).c_str());
     Coopmat2ComputeFeatures coopmat(true);
     VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(layer ? coopmat.head() : nullptr);
     features11.storageBuffer16BitAccess = VK_TRUE;
