@@ -1,5 +1,7 @@
 #include "core/device_shaders.h"
 
+#include "core/feature_enabling.h"
+
 #include "tile_image/capability_ext_shader_tile_image.h"
 #include "cooperative_matrix/capability_nv_cooperative_matrix2.h"
 #include "cooperative_matrix/native_matrices.h"
@@ -82,6 +84,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
         target.reserved_shared_memory_bytes = reserved_shared_memory(record.facts);
     }
     target.emulate = enabled;
+    target.shader_int16 = enables_core_feature(*create_info, &VkPhysicalDeviceFeatures::shaderInt16);
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);

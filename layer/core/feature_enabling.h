@@ -1,5 +1,5 @@
-// Turning on a core feature in the layer's copy of a vkCreateDevice info, wherever the application's
-// chain says it: in the VkPhysicalDeviceVulkanNNFeatures struct if it has one (the per-feature struct
+// Turning on a core feature in the layer's copy of a vkCreateDevice info (and reading one), wherever the
+// application's chain says it: in the VkPhysicalDeviceVulkanNNFeatures struct if it has one (the per-feature struct
 // must then be absent), else in the feature's own struct, added when missing.
 #pragma once
 
@@ -34,6 +34,14 @@ inline void enable_core_feature(vku::safe_VkDeviceCreateInfo& create_info, VkBoo
     }
     if (create_info.pEnabledFeatures == nullptr) create_info.pEnabledFeatures = new VkPhysicalDeviceFeatures{};
     const_cast<VkPhysicalDeviceFeatures*>(create_info.pEnabledFeatures)->*feature = VK_TRUE;
+}
+
+// Whether a vkCreateDevice info enables a Vulkan 1.0 feature.
+inline bool enables_core_feature(const VkDeviceCreateInfo& create_info, VkBool32 VkPhysicalDeviceFeatures::*feature) {
+    if (const auto* features2 = vku::FindStructInPNextChain<VkPhysicalDeviceFeatures2>(create_info.pNext)) {
+        return features2->features.*feature == VK_TRUE;
+    }
+    return create_info.pEnabledFeatures != nullptr && create_info.pEnabledFeatures->*feature == VK_TRUE;
 }
 
 }  // namespace vkpolyfill

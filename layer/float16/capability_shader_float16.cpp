@@ -3,6 +3,8 @@
 #include <vulkan/utility/vk_safe_struct_utils.hpp>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
+#include "core/feature_enabling.h"
+
 namespace vkpolyfill {
 namespace {
 
@@ -38,15 +40,18 @@ void report_properties(const PhysicalDeviceFacts&, VkBaseOutStructure* chain) {
     no_f16_controls(vku::FindStructInPNextChain<VkPhysicalDeviceFloatControlsProperties>(chain->pNext));
 }
 
-// The driver never sees the bit; shaderInt8, in the same structs, stays the application's.
-void prepare_device_create_info(const PhysicalDeviceFacts&, uint32_t, bool, vku::safe_VkDeviceCreateInfo& create_info) {
-    for_each_feature_struct(create_info.pNext, [](VkBool32& bit) { bit = VK_FALSE; });
-}
-
 bool enabled_in(const VkDeviceCreateInfo* create_info) {
     bool enabled = false;
     for_each_feature_struct(create_info->pNext, [&](VkBool32& bit) { enabled = enabled || bit == VK_TRUE; });
     return enabled;
+}
+
+// The driver never sees the bit; shaderInt8, in the same structs, stays the application's. Where the
+// application enabled it, shaderInt16 (the driver's) lets the lowering keep f16 data in shared memory
+// as 16-bit integers rather than widened (lowering::Target::shader_int16).
+void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool, vku::safe_VkDeviceCreateInfo& create_info) {
+    if (enabled_in(create_info.ptr())) enable_core_feature(create_info, &VkPhysicalDeviceFeatures::shaderInt16, facts.features.shaderInt16);
+    for_each_feature_struct(create_info.pNext, [](VkBool32& bit) { bit = VK_FALSE; });
 }
 
 // A driver listing the extension for shaderInt8 keeps it enabled; f16 arithmetic is never its own here.

@@ -250,6 +250,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             sets = value;
         } else if (auto configuration = option("--native-matrix")) {
             if (!parse_native_matrix(*configuration, native_matrices, error)) return std::nullopt;
+        } else if (arg == "--shader-int16") {
+            options.target.shader_int16 = true;
         } else if (arg == "--multiply-on-native") {
             options.target.multiply_on_native_matrices = lowering::NativeMultiplyAdds::All;
         } else if (arg == "--multiply-kept-on-native") {
@@ -352,6 +354,9 @@ Options:
   --emulate SET[,SET]   The sets to lower (default all); the module's use of the others is kept:
 {1}                        all (every set above but Float16: f16 arithmetic done in f32, for a device
                         without shaderFloat16, is lowered only when named)
+  --shader-int16        The device has 16-bit integers (shaderInt16): with Float16 emulated, f16 data
+                        in plain workgroup memory keeps its 16 bits (as integers) instead of widening
+                        to f32.
   --spec-const ID=VALUE The value of specialization constant ID (repeatable): an integer (4 bytes,
                         8 if it needs them), a float (4 bytes), true or false. Constants that shape
                         what is lowered are frozen to these values (or their defaults); the others

@@ -14,7 +14,7 @@ size and shared memory. Each runs with the layer's target for such a device (eve
   nvidia32  an NVIDIA Ampere GPU: subgroup 32, 48 KiB, subgroup shuffles, the GPUs' matrix layout
   amd64     an AMD RDNA3 GPU under RADV: subgroup 64, 64 KiB, subgroup shuffles, the GPUs' matrix layout
   pascal32  an NVIDIA Pascal GPU under NVK (GTX 1080): nvidia32 without shaderFloat16, whose f16
-            arithmetic the layer emulates in f32 (--emulate all,Float16)
+            arithmetic the layer emulates in f32 (--emulate all,Float16 --shader-int16)
 The constants follow ggml-vulkan.cpp of the source's date (ggml_vk_load_shaders' warptiles and
 CREATE_MM macros, get_fa_tuning_params_coopmat1/2 and get_fa_spec_constants, the conv2d/conv3d block
 shapes); a module ggml builds but never loads on such a device is still specialized like its family and
@@ -47,7 +47,8 @@ CLASSES = {
               "what": "AMD RDNA3-like (RADV): subgroup 64, 64 KiB shared memory"},
     "pascal32": {"sg": 32, "vendor": "nvidia", "shmem": 49152,
                  "args": ["--target", "vulkan1.3", "--subgroup-size", "32", "--shared-memory", "49152",
-                          "--subgroup-shuffles", "yes", "--matrix-layout", "distributed", "--emulate", "all,Float16"],
+                          "--subgroup-shuffles", "yes", "--matrix-layout", "distributed", "--emulate", "all,Float16",
+                          "--shader-int16"],
                  "what": "NVIDIA Pascal-like (NVK): subgroup 32, 48 KiB shared memory, f16 arithmetic emulated"},
 }
 

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <format>
+#include <map>
 #include <optional>
 #include <vulkan/utility/vk_struct_helper.hpp>
 
@@ -101,6 +102,25 @@ bool declares_float16(std::span<const uint32_t> words) {
     return false;
 }
 
+// The bits of each element of the module's Workgroup arrays (the element's OpTypeInt or OpTypeFloat width).
+std::vector<uint32_t> shared_element_widths(std::span<const uint32_t> words) {
+    std::map<uint32_t, std::span<const uint32_t>> definitions;  // result id -> the instruction's words
+    std::vector<uint32_t> widths;
+    for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) {
+        const std::span<const uint32_t> instruction = words.subspan(i, std::min<size_t>(words[i] >> 16, words.size() - i));
+        const uint32_t opcode = instruction[0] & 0xFFFFu;
+        if (opcode >= 19 && opcode <= 39 && instruction.size() > 1) definitions[instruction[1]] = instruction;  // types
+        if (opcode != 59 || instruction.size() < 4 || instruction[3] != 4) continue;  // OpVariable, Workgroup
+        const auto pointer = definitions.find(instruction[1]);
+        if (pointer == definitions.end()) continue;
+        const auto array = definitions.find(pointer->second[3]);
+        if (array == definitions.end() || (array->second[0] & 0xFFFFu) != 28) continue;  // OpTypeArray
+        const auto element = definitions.find(array->second[2]);
+        if (element != definitions.end()) widths.push_back(element->second[2]);
+    }
+    return widths;
+}
+
 // A device with f16 arithmetic and storage, through the layer (and the spy layer below it) or not.
 class Float16Device {
   public:
@@ -145,17 +165,24 @@ std::string mismatches(const Outputs& reference, const Outputs& emulated) {
     return mismatches;
 }
 
+// Shared memory (the shader's `staged`) as f32, and as 16-bit integers where the device has shaderInt16.
 TEST(Float16Emulation, ArithmeticMatchesTheDriversFloat16) {
     Float16Device device(false);
     const std::vector<uint32_t> original = read_shader("tests/float16/arithmetic.comp");
-    lowering::Target target;
-    target.subgroup_size = device.context().subgroup_size;
-    target.emulate = lowering::bit(lowering::Emulated::Float16);
-    const std::vector<uint32_t> lowered = lower_checked(original, target);
-    ASSERT_FALSE(lowered.empty());
+    const Outputs reference = run(device.context(), original);
     EXPECT_TRUE(declares_float16(original));
-    EXPECT_FALSE(declares_float16(lowered));
-    EXPECT_EQ(mismatches(run(device.context(), original), run(device.context(), lowered)), "");
+    for (const bool int16 : {false, true}) {
+        SCOPED_TRACE(int16 ? "shaderInt16" : "no shaderInt16");
+        lowering::Target target;
+        target.subgroup_size = device.context().subgroup_size;
+        target.emulate = lowering::bit(lowering::Emulated::Float16);
+        target.shader_int16 = int16;
+        const std::vector<uint32_t> lowered = lower_checked(original, target);
+        ASSERT_FALSE(lowered.empty());
+        EXPECT_FALSE(declares_float16(lowered));
+        EXPECT_EQ(shared_element_widths(lowered), std::vector<uint32_t>{int16 ? 16u : 32u});
+        EXPECT_EQ(mismatches(reference, run(device.context(), lowered)), "");
+    }
 }
 
 TEST(Float16Emulation, ThroughTheLayerMatchesTheDriversFloat16) {
@@ -175,6 +202,8 @@ TEST(Float16Emulation, ThroughTheLayerMatchesTheDriversFloat16) {
     ASSERT_FALSE(reached.empty());
     std::ranges::sort(reached);
     EXPECT_FALSE(declares_float16(read_words(reached.back()))) << "the driver got f16 arithmetic: " << reached.back();
+    // The application enabled shaderInt16: shared memory keeps its f16 as 16 bits.
+    EXPECT_EQ(shared_element_widths(read_words(reached.back())), std::vector<uint32_t>{16u});
     EXPECT_EQ(mismatches(reference, emulated), "");
 }
 

@@ -69,6 +69,11 @@ struct Target {
     // cooperativeMatrixWorkgroupScopeReservedSharedMemory); 0: only the device limit applies.
     uint32_t reserved_shared_memory_bytes = 0;
     EmulatedSet emulate = 0;  // capabilities the layer advertises on the driver's behalf
+    // The module may declare 16-bit integers (shaderInt16, enabled on the device). Where f16
+    // arithmetic is emulated (Emulated::Float16), f16 data in plain workgroup memory is then held as
+    // its 16 bits rather than widened to f32, so it takes the shared memory the module and the
+    // lowering's staging were sized for (passes/float16/widened_types.h).
+    bool shader_int16 = false;
     // Invocations are SIMD lanes of a CPU thread (lavapipe): there a load whose address differs per
     // invocation is a gather, emulated lane by lane for 8- and 16-bit data, so the lowering reads
     // narrow data 32 bits at a time where it can; and the subgroups of a workgroup run one after

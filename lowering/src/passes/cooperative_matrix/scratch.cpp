@@ -7,70 +7,10 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/builtin_variable.h"
+#include "passes/common/shared_memory.h"
 #include "passes/common/workgroup_size.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
-namespace {
-
-// Bytes a variable of `type` takes in Workgroup memory (no explicit layout: tightly packed, which
-// is what drivers allocate in practice); 0 for what cannot be sized here. Types share their parts
-// (a struct of two of the struct below, 40 deep, has 2^40 paths), so each is sized once; a type
-// nesting past ir::kMostNesting levels cannot be sized; sums saturate.
-constexpr uint64_t kSaturated = uint64_t{1} << 48;  // far past any device; sums of it saturate too
-
-class WorkgroupBytes {
-  public:
-    explicit WorkgroupBytes(const ir::Module& module) : module_(module) {}
-
-    uint64_t of(uint32_t type, uint32_t depth = 0) {
-        if (depth > ir::kMostNesting) return 0;
-        if (const auto known = known_.find(type); known != known_.end()) return known->second;
-        const uint64_t bytes = size(type, depth);
-        known_[type] = bytes;
-        return bytes;
-    }
-
-  private:
-    static uint64_t times(uint64_t bytes, uint64_t count) { return count != 0 && bytes > kSaturated / count ? kSaturated : bytes * count; }
-
-    uint64_t size(uint32_t type, uint32_t depth) {
-        const ir::Instruction* t = module_.find_definition(type);
-        if (!t) return 0;
-        switch (t->opcode()) {
-            case spv::OpTypeBool: return 4;
-            case spv::OpTypeInt:
-            case spv::OpTypeFloat: return t->word(2) / 8;
-            case spv::OpTypeVector:
-            case spv::OpTypeMatrix: return times(of(t->word(2), depth + 1), t->word(3));
-            case spv::OpTypeArray: {
-                const ir::Instruction* length = module_.find_definition(t->word(3));
-                return length && length->opcode() == spv::OpConstant ? times(of(t->word(2), depth + 1), length->word(3)) : 0;
-            }
-            case spv::OpTypeStruct: {
-                uint64_t total = 0;
-                for (uint32_t member : t->operand_words()) total = std::min(total + of(member, depth + 1), kSaturated);
-                return total;
-            }
-            default: return 0;
-        }
-    }
-
-    const ir::Module& module_;
-    std::unordered_map<uint32_t, uint64_t> known_;
-};
-
-uint64_t module_shared_memory(const ir::Module& module) {
-    WorkgroupBytes bytes(module);
-    uint64_t total = 0;
-    for (const auto& instruction : module.types_values_constants) {
-        if (instruction->opcode() != spv::OpVariable || instruction->operand_words()[0] != spv::StorageClassWorkgroup) continue;
-        const ir::Instruction* pointer = module.find_definition(instruction->type_id());
-        if (pointer) total = std::min(total + bytes.of(pointer->word(3)), kSaturated);
-    }
-    return total;
-}
-
-}  // namespace
 
 Scratch::Slice& Scratch::slice(std::map<uint32_t, Slice>& slices, uint32_t component_type, uint32_t elements) {
     auto [it, inserted] = slices.try_emplace(component_type);

@@ -1,6 +1,7 @@
 #include "passes/float16/float16_pass.h"
 
 #include <bit>
+#include <format>
 #include <string>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
@@ -10,6 +11,7 @@
 #include "ir/instruction_text.h"
 #include "ir/operand_walker.h"
 #include "ir/type_order.h"
+#include "passes/common/shared_memory.h"
 #include "passes/float16/half_arithmetic.h"
 #include "passes/float16/memory_boundary.h"
 #include "passes/float16/widened_types.h"
@@ -42,7 +44,7 @@ class Float16Pass final : public Pass {
 
     bool run(PassContext& context) override {
         ir::Module& module = context.module;
-        WidenedTypes widths(module, context.types, context.diagnostics);
+        WidenedTypes widths(module, context.types, context.diagnostics, context.target.shader_int16);
         if (widths.half()) {
             check_execution_modes(context);
             if (!widen(context, widths)) return false;
@@ -111,8 +113,9 @@ class Float16Pass final : public Pass {
                 ir::remap_id_operands(const_cast<ir::Instruction&>(i), map, module);
             });
         }
+        null_initializers_of_bits(module, context.types, widths, original_types);
         round_half_arithmetic(module, context.types, widths, original_types, context.diagnostics);
-        convert_memory_accesses(module, context.types, widths, context.diagnostics);
+        convert_memory_accesses(module, context.types, widths, original_types, context.diagnostics);
         if (context.diagnostics.has_errors()) return false;
 
         // Every f16 type registers had is gone; memory keeps its own.
@@ -145,7 +148,34 @@ class Float16Pass final : public Pass {
         ir::remove_global_definitions(module, replaced);
         ir::sort_types_values_constants(module);
         declare_storage_capabilities(module, widths);
-        return true;
+        if (widths.uses_bits()) module.add_capability(spv::CapabilityInt16);
+        return fits_shared_memory(context);
+    }
+
+    // A workgroup variable's initializer (only a null one is allowed) in the integer form of its f16 data.
+    static void null_initializers_of_bits(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths,
+                                          const std::unordered_map<uint32_t, uint32_t>& original_types) {
+        for (const auto& instruction : module.types_values_constants) {
+            const auto original = original_types.find(instruction->result_id());
+            if (instruction->opcode() != spv::OpVariable || instruction->words().size() < 5 ||
+                original == original_types.end() || !widths.points_at_bits(original->second)) {
+                continue;
+            }
+            instruction->set_word(4, types.get_constant_null(module.find_definition(instruction->type_id())->word(3)));
+        }
+    }
+
+    // f16 data in plain workgroup memory widened to f32 (a device without shaderInt16) takes twice
+    // the shared memory, which may pass the device's limit.
+    static bool fits_shared_memory(PassContext& context) {
+        const uint64_t bytes = module_shared_memory(context.module);
+        const uint32_t limit = context.target.max_shared_memory_bytes;
+        if (limit == 0 || bytes <= limit) return true;
+        context.diagnostics.error(std::format(
+            "with its 16-bit floats in shared memory widened to 32 bits (the device lacks shaderFloat16) the shader's "
+            "shared memory takes {} bytes, more than the device's {} (maxComputeSharedMemorySize)",
+            bytes, limit));
+        return false;
     }
 
     // Without Float16, f16 data left in memory needs the 16-bit storage capability of its storage

@@ -6,6 +6,7 @@
 
 #include "ir/builder.h"
 #include "ir/instruction_text.h"
+#include "passes/float16/half_bits.h"
 
 namespace vkpolyfill::lowering::float16 {
 namespace {
@@ -202,12 +203,9 @@ class HalfArithmetic {
             const uint32_t type = old.type_id();
             if (from_halves && other_width == 16) {
                 std::vector<uint32_t> parts;
-                const uint32_t narrow = types_.get_type_int(16, false);
                 const uint32_t widened_type = module_.type_of(value);  // its f32 form, not operand_type
                 for (uint32_t k = 0; k < halves; ++k) {
-                    const uint32_t zero = types_.get_constant(single_, std::array{0u});
-                    const uint32_t pair = b.add(spv::OpCompositeConstruct, pair_, {component(b, value, widened_type, k), zero});
-                    uint32_t bits = b.add(spv::OpUConvert, narrow, {b.add(spv::OpExtInst, word_, {glsl_, GLSLstd450PackHalf2x16, pair})});
+                    uint32_t bits = bits_of_single(b, module_, types_, component(b, value, widened_type, k));
                     if (is_signed_int(component_type(type))) bits = b.add(spv::OpBitcast, component_type(type), {bits});
                     parts.push_back(bits);
                 }
@@ -226,8 +224,7 @@ class HalfArithmetic {
                 for (uint32_t k = 0; k < halves; ++k) {
                     uint32_t bits = component(b, value, operand_type, k);
                     if (is_signed_int(component_type(operand_type))) bits = b.add(spv::OpBitcast, types_.get_type_int(16, false), {bits});
-                    const uint32_t pair = b.add(spv::OpExtInst, pair_, {glsl_, GLSLstd450UnpackHalf2x16, b.add(spv::OpUConvert, word_, {bits})});
-                    parts.push_back(b.add(spv::OpCompositeExtract, single_, {pair, 0}));
+                    parts.push_back(single_of_bits(b, module_, types_, bits));
                 }
                 finish(b, type, parts, old.result_id());
             } else {

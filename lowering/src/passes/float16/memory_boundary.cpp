@@ -8,14 +8,23 @@
 
 #include "ir/builder.h"
 #include "ir/instruction_text.h"
+#include "passes/float16/half_bits.h"
 
 namespace vkpolyfill::lowering::float16 {
 namespace {
 
+// What a pointer points into, as far as its f16 data is concerned.
+enum class Memory {
+    Registers,  // f32 as in registers (Function, Private, plain workgroup memory widened), or no f16
+    LaidOut,    // f16 itself
+    Bits,       // the f16's bits in 16-bit integers (plain workgroup memory)
+};
+
 class MemoryBoundary {
   public:
-    MemoryBoundary(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths, Diagnostics& diagnostics)
-        : module_(module), types_(types), widths_(widths), diagnostics_(diagnostics) {}
+    MemoryBoundary(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths,
+                   const std::unordered_map<uint32_t, uint32_t>& original_types, Diagnostics& diagnostics)
+        : module_(module), types_(types), widths_(widths), original_types_(original_types), diagnostics_(diagnostics) {}
 
     void run() {
         for (auto& function : module_.functions) {
@@ -31,17 +40,22 @@ class MemoryBoundary {
     size_t rewrite(ir::BasicBlock& block, size_t i) {
         const ir::Instruction& instruction = *block.instructions[i];
         switch (instruction.opcode()) {
-            case spv::OpLoad:
-                if (!crosses(instruction.word(3)) || !unrollable(instruction, pointee(instruction.word(3)))) return i;
+            case spv::OpLoad: {
+                const Memory memory = memory_of(instruction.word(3));
+                if (memory == Memory::Registers || !unrollable(instruction, pointee(instruction.word(3)))) return i;
                 return replace(block, i, [&](ir::Builder& b) {
-                    load(b, instruction.word(3), pointee(instruction.word(3)), instruction.words().subspan(4),
+                    load(b, instruction.word(3), memory, pointee(instruction.word(3)), instruction.words().subspan(4),
                          instruction.result_id());
                 });
-            case spv::OpStore:
-                if (!crosses(instruction.word(1)) || !unrollable(instruction, pointee(instruction.word(1)))) return i;
+            }
+            case spv::OpStore: {
+                const Memory memory = memory_of(instruction.word(1));
+                if (memory == Memory::Registers || !unrollable(instruction, pointee(instruction.word(1)))) return i;
                 return replace(block, i, [&](ir::Builder& b) {
-                    store(b, instruction.word(1), pointee(instruction.word(1)), instruction.word(2), instruction.words().subspan(3));
+                    store(b, instruction.word(1), memory, pointee(instruction.word(1)), instruction.word(2),
+                          instruction.words().subspan(3));
                 });
+            }
             case spv::OpCopyMemory:
                 if (!is_pointer(instruction.word(1)) || !is_pointer(instruction.word(2)) ||
                     pointee(instruction.word(1)) == pointee(instruction.word(2)) ||
@@ -49,8 +63,8 @@ class MemoryBoundary {
                     return i;
                 }
                 return replace(block, i, [&](ir::Builder& b) {
-                    const uint32_t value = load(b, instruction.word(2), pointee(instruction.word(2)), {}, 0);
-                    store(b, instruction.word(1), pointee(instruction.word(1)), value, {});
+                    const uint32_t value = load(b, instruction.word(2), memory_of(instruction.word(2)), pointee(instruction.word(2)), {}, 0);
+                    store(b, instruction.word(1), memory_of(instruction.word(1)), pointee(instruction.word(1)), value, {});
                 });
             case spv::OpCopyLogical:
                 // Two laid-out types (an array with its stride and one without) can widen to one.
@@ -73,9 +87,23 @@ class MemoryBoundary {
                opcode == spv::OpAtomicFMinEXT || opcode == spv::OpAtomicFMaxEXT;
     }
 
-    bool crosses(uint32_t pointer) {
+    Memory memory_of(uint32_t pointer) {
         const uint32_t type = module_.type_of(pointer);
-        return widths_.is_laid_out_pointer(type) && widths_.holds_half(module_.find_definition(type)->word(3));
+        if (const auto original = original_types_.find(pointer);
+            original != original_types_.end() && widths_.points_at_bits(original->second)) {
+            return Memory::Bits;
+        }
+        const bool laid_out = widths_.is_laid_out_pointer(type) && widths_.holds_half(module_.find_definition(type)->word(3));
+        return laid_out ? Memory::LaidOut : Memory::Registers;
+    }
+
+    // The type in registers of the data of `type` in `memory`.
+    uint32_t in_registers(Memory memory, uint32_t type) {
+        switch (memory) {
+            case Memory::Bits: return widths_.registers_of_bits(type);
+            case Memory::LaidOut: return widths_.widened(type);
+            default: return type;
+        }
     }
 
     // An access converts piece by piece, so its code grows with the f16 numbers it moves; past
@@ -142,43 +170,75 @@ class MemoryBoundary {
     }
 
     // The value at `pointer` (of `type` there) in registers; `result` names it when not 0.
-    uint32_t load(ir::Builder& b, uint32_t pointer, uint32_t type, std::span<const uint32_t> memory_operands,
+    uint32_t load(ir::Builder& b, uint32_t pointer, Memory memory, uint32_t type, std::span<const uint32_t> memory_operands,
                   uint32_t result) {
-        const uint32_t widened = widths_.widened(type);
-        if (widened == type || !widths_.is_laid_out_pointer(module_.type_of(pointer))) {
-            return b.add(spv::OpLoad, widened, with(pointer, memory_operands), result);
-        }
+        const uint32_t widened = in_registers(memory, type);
+        if (widened == type) return b.add(spv::OpLoad, widened, with(pointer, memory_operands), result);
         const ir::Instruction& definition = *module_.find_definition(type);
-        if (type == widths_.half() || definition.opcode() == spv::OpTypeVector) {
+        if (is_scalar_or_vector(definition)) {
             const uint32_t narrow = b.add(spv::OpLoad, type, with(pointer, memory_operands));
+            if (memory == Memory::Bits) return halves_of_bits(b, narrow, widened, result);
             return b.add(spv::OpFConvert, widened, {narrow}, result);
         }
         std::vector<uint32_t> parts;
         for (uint32_t k = 0; k < pieces(definition); ++k) {
             const uint32_t piece_type = piece(definition, k);
             const uint32_t at = access(b, pointer, piece_type, k);
-            parts.push_back(load(b, at, piece_type, piece_operands(at, piece_type), 0));
+            parts.push_back(load(b, at, memory, piece_type, piece_operands(at, piece_type), 0));
         }
         return b.add(spv::OpCompositeConstruct, widened, parts, result);
     }
 
-    void store(ir::Builder& b, uint32_t pointer, uint32_t type, uint32_t value, std::span<const uint32_t> memory_operands) {
-        const uint32_t widened = widths_.widened(type);
-        if (widened == type || !widths_.is_laid_out_pointer(module_.type_of(pointer))) {
+    void store(ir::Builder& b, uint32_t pointer, Memory memory, uint32_t type, uint32_t value,
+               std::span<const uint32_t> memory_operands) {
+        const uint32_t widened = in_registers(memory, type);
+        if (widened == type) {
             b.add(spv::OpStore, 0, with(pointer, value, memory_operands));
             return;
         }
         const ir::Instruction& definition = *module_.find_definition(type);
-        if (type == widths_.half() || definition.opcode() == spv::OpTypeVector) {
-            b.add(spv::OpStore, 0, with(pointer, b.add(spv::OpFConvert, type, {value}), memory_operands));
+        if (is_scalar_or_vector(definition)) {
+            const uint32_t narrow = memory == Memory::Bits ? bits_of_halves(b, value, type) : b.add(spv::OpFConvert, type, {value});
+            b.add(spv::OpStore, 0, with(pointer, narrow, memory_operands));
             return;
         }
         for (uint32_t k = 0; k < pieces(definition); ++k) {
             const uint32_t piece_type = piece(definition, k);
-            const uint32_t part = b.add(spv::OpCompositeExtract, widths_.widened(piece_type), {value, k});
             const uint32_t at = access(b, pointer, piece_type, k);
-            store(b, at, piece_type, part, piece_operands(at, piece_type));
+            const uint32_t part = b.add(spv::OpCompositeExtract, in_registers(memory, piece_type), {value, k});
+            store(b, at, memory, piece_type, part, piece_operands(at, piece_type));
         }
+    }
+
+    static bool is_scalar_or_vector(const ir::Instruction& definition) {
+        const uint32_t opcode = definition.opcode();
+        return opcode == spv::OpTypeFloat || opcode == spv::OpTypeInt || opcode == spv::OpTypeVector;
+    }
+
+    // f32s (a scalar or vector, `type` in registers) from the f16 bits 16-bit integers hold, and back.
+    uint32_t halves_of_bits(ir::Builder& b, uint32_t bits, uint32_t type, uint32_t result) {
+        std::vector<uint32_t> parts;
+        for (uint32_t k = 0; k < components(type); ++k) parts.push_back(single_of_bits(b, module_, types_, component(b, bits, k, module_.type_of(bits))));
+        return finish(b, type, parts, result);
+    }
+    uint32_t bits_of_halves(ir::Builder& b, uint32_t value, uint32_t type) {
+        std::vector<uint32_t> parts;
+        const uint32_t registers = module_.type_of(value);
+        for (uint32_t k = 0; k < components(type); ++k) parts.push_back(bits_of_single(b, module_, types_, component(b, value, k, registers)));
+        return finish(b, type, parts, 0);
+    }
+    uint32_t components(uint32_t type) const {
+        const ir::Instruction& definition = *module_.find_definition(type);
+        return definition.opcode() == spv::OpTypeVector ? definition.word(3) : 1;
+    }
+    uint32_t component(ir::Builder& b, uint32_t value, uint32_t k, uint32_t type) {
+        const ir::Instruction& definition = *module_.find_definition(type);
+        if (definition.opcode() != spv::OpTypeVector) return value;
+        return b.add(spv::OpCompositeExtract, definition.word(2), {value, k});
+    }
+    uint32_t finish(ir::Builder& b, uint32_t type, const std::vector<uint32_t>& parts, uint32_t result) {
+        return parts.size() == 1 ? b.add(spv::OpCopyObject, type, {parts[0]}, result)
+                                 : b.add(spv::OpCompositeConstruct, type, parts, result);
     }
 
     uint32_t access(ir::Builder& b, uint32_t pointer, uint32_t piece_type, uint32_t k) {
@@ -223,6 +283,7 @@ class MemoryBoundary {
     ir::Module& module_;
     ir::TypeManager& types_;
     WidenedTypes& widths_;
+    const std::unordered_map<uint32_t, uint32_t>& original_types_;
     Diagnostics& diagnostics_;
     const ir::Instruction* original_ = nullptr;  // the access being replaced, for diagnostics
     std::unordered_map<uint32_t, uint64_t> numbers_;
@@ -230,8 +291,9 @@ class MemoryBoundary {
 
 }  // namespace
 
-void convert_memory_accesses(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths, Diagnostics& diagnostics) {
-    MemoryBoundary(module, types, widths, diagnostics).run();
+void convert_memory_accesses(ir::Module& module, ir::TypeManager& types, WidenedTypes& widths,
+                             const std::unordered_map<uint32_t, uint32_t>& original_types, Diagnostics& diagnostics) {
+    MemoryBoundary(module, types, widths, original_types, diagnostics).run();
 }
 
 }  // namespace vkpolyfill::lowering::float16

@@ -8,7 +8,7 @@
 
 namespace vkpolyfill::lowering::float16 {
 
-WidenedTypes::WidenedTypes(ir::Module& module, ir::TypeManager& types, Diagnostics& diagnostics)
+WidenedTypes::WidenedTypes(ir::Module& module, ir::TypeManager& types, Diagnostics& diagnostics, bool int16)
     : module_(module), types_(types), diagnostics_(diagnostics) {
     half_ = types.find_type_float(ir::kFloat16);
     single_ = half_ ? types.get_type_float(ir::kFloat32) : 0;
@@ -29,6 +29,59 @@ WidenedTypes::WidenedTypes(ir::Module& module, ir::TypeManager& types, Diagnosti
             collect_memory_types(instruction->word(3), 0);
         }
     }
+    workgroup_bits_ = workgroup_bits_possible(int16);
+}
+
+// Where the f16 data plain workgroup memory holds is only scalars, vectors and arrays of them (a matrix
+// of integers does not exist, and a struct would need its copies' decorations). The integer form's
+// types may be the module's own (its own 16-bit integers in workgroup memory): a pointer holds f16 bits
+// by what it pointed at before the remap, not by its type.
+bool WidenedTypes::workgroup_bits_possible(bool int16) {
+    if (!int16 || !half_ || workgroup_laid_out_) return false;
+    for (const auto& instruction : module_.types_values_constants) {
+        if (instruction->opcode() != spv::OpTypePointer || instruction->word(2) != spv::StorageClassWorkgroup) continue;
+        const uint32_t pointee = instruction->word(3);
+        if (holds_half(pointee) && !made_of_arrays_and_vectors(pointee, 0)) return false;
+    }
+    return true;
+}
+
+bool WidenedTypes::made_of_arrays_and_vectors(uint32_t type, uint32_t depth) const {
+    const ir::Instruction* definition = module_.find_definition(type);
+    if (!definition || depth > ir::kMostNesting) return false;
+    switch (definition->opcode()) {
+        case spv::OpTypeFloat:
+        case spv::OpTypeInt:
+        case spv::OpTypeBool:
+            return true;
+        case spv::OpTypeVector:
+        case spv::OpTypeArray:
+            return made_of_arrays_and_vectors(definition->word(2), depth + 1);
+        default:
+            return false;
+    }
+}
+
+bool WidenedTypes::points_at_bits(uint32_t original_pointer_type) {
+    const ir::Instruction* definition = module_.find_definition(original_pointer_type);
+    return workgroup_bits_ && definition && definition->opcode() == spv::OpTypePointer &&
+           definition->word(2) == spv::StorageClassWorkgroup && holds_half(definition->word(3));
+}
+
+// The 16-bit-integer form of an f16-holding type of plain workgroup memory (scalars, vectors, arrays).
+uint32_t WidenedTypes::bits(uint32_t type) {
+    if (!holds_half(type)) return type;
+    if (const auto it = bits_.find(type); it != bits_.end()) return it->second;
+    const ir::Instruction& definition = *module_.find_definition(type);
+    uint32_t result = types_.get_type_int(16, false);
+    if (definition.opcode() == spv::OpTypeVector) {
+        result = types_.get_type_vector(bits(definition.word(2)), definition.word(3));
+    } else if (definition.opcode() == spv::OpTypeArray) {
+        result = types_.get_type_array(bits(definition.word(2)), definition.word(3));
+    }
+    bits_[type] = result;
+    registers_of_bits_[result] = widened(type);
+    return result;
 }
 
 bool WidenedTypes::laid_out(uint32_t storage_class) const {
@@ -127,12 +180,15 @@ uint32_t WidenedTypes::widened(uint32_t type) {
         case spv::OpTypeStruct:
             result = widen_struct(definition);
             break;
-        case spv::OpTypePointer:
-            if (!laid_out(definition.word(2))) {
-                result = types_.get_type_pointer(static_cast<spv::StorageClass>(definition.word(2)),
-                                                 widened(definition.word(3)));
+        case spv::OpTypePointer: {
+            const auto storage = static_cast<spv::StorageClass>(definition.word(2));
+            if (workgroup_bits_ && storage == spv::StorageClassWorkgroup) {
+                result = types_.get_type_pointer(storage, bits(definition.word(3)));
+            } else if (!laid_out(storage)) {
+                result = types_.get_type_pointer(storage, widened(definition.word(3)));
             }
             break;
+        }
         case spv::OpTypeFunction: {
             std::vector<uint32_t> parameters;
             for (size_t i = 3; i < definition.words().size(); ++i) parameters.push_back(widened(definition.word(i)));
