@@ -161,6 +161,10 @@ bool MatrixTypes::collect(PassContext& context) {
             error("the target's subgroup size is unknown; it is needed to spread the matrix over the subgroup");
             continue;
         }
+        if (*values[1] == 0 || *values[2] == 0) {
+            error(std::format("a {}x{} matrix has no components", *values[1], *values[2]));
+            continue;
+        }
         if (*values[1] > kMaxDimension || *values[2] > kMaxDimension) {
             error(std::format("a {}x{} matrix is beyond the lowering's {} rows and columns", *values[1], *values[2],
                               kMaxDimension));
