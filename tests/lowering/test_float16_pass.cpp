@@ -153,7 +153,7 @@ std::vector<std::pair<uint32_t, uint32_t>> workgroup_arrays(const std::vector<ui
 
 // Plain workgroup memory keeps each f16 as its 16 bits where the module may declare 16-bit integers
 // (Target::shader_int16), so the shader takes the shared memory it was sized for; without, its f16
-// are widened to f32, and past the device's limit that is reported.
+// are widened to f32, and where that passes the device's limit it is reported.
 TEST(Float16Pass, SharedF16KeepsItsBitsWhereTheDeviceHasInt16) {
     const auto lowered = [](std::string_view shared, bool int16, uint32_t limit) {
         Target target = without_float16(32);
@@ -175,9 +175,13 @@ TEST(Float16Pass, SharedF16KeepsItsBitsWhereTheDeviceHasInt16) {
     // 16 KiB widened against a 12 KiB device.
     const Result too_large = lowered("", false, 12288);
     EXPECT_FALSE(too_large.ok);
-    EXPECT_TRUE(contains(messages(too_large), "takes 16384 bytes, more than the device's 12288 (maxComputeSharedMemorySize)"))
+    EXPECT_TRUE(contains(messages(too_large),
+                         "takes 16384 bytes instead of 8192, more than the device's 12288 (maxComputeSharedMemorySize)"))
         << messages(too_large);
-
+    // A module over the limit before widening is the driver's to judge, as without the layer.
+    const Result over_before = lowered("", false, 4096);
+    ASSERT_TRUE(over_before.ok) << messages(over_before);
+    EXPECT_EQ(workgroup_arrays(over_before.words), (std::vector<std::pair<uint32_t, uint32_t>>{{32, 4096}}));
 }
 
 // The module's own 16-bit integers in workgroup memory share the integer form's types (here its array

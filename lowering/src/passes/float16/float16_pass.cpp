@@ -78,6 +78,7 @@ class Float16Pass final : public Pass {
 
     static bool widen(PassContext& context, WidenedTypes& widths) {
         ir::Module& module = context.module;
+        const uint64_t shared_bytes = module_shared_memory(module);
         std::unordered_map<uint32_t, uint32_t> original_types;
         module.for_each_instruction([&](const ir::Instruction& i) {
             if (i.type_id() && i.result_id()) original_types[i.result_id()] = i.type_id();
@@ -149,7 +150,7 @@ class Float16Pass final : public Pass {
         ir::sort_types_values_constants(module);
         declare_storage_capabilities(module, widths);
         if (widths.uses_bits()) module.add_capability(spv::CapabilityInt16);
-        return fits_shared_memory(context);
+        return fits_shared_memory(context, shared_bytes);
     }
 
     // A workgroup variable's initializer (only a null one is allowed) in the integer form of its f16 data.
@@ -166,15 +167,16 @@ class Float16Pass final : public Pass {
     }
 
     // f16 data in plain workgroup memory widened to f32 (a device without shaderInt16) takes twice
-    // the shared memory, which may pass the device's limit.
-    static bool fits_shared_memory(PassContext& context) {
+    // the shared memory, which may pass the device's limit. A module over the limit before is left
+    // to the driver, as it would be without the layer.
+    static bool fits_shared_memory(PassContext& context, uint64_t bytes_before) {
         const uint64_t bytes = module_shared_memory(context.module);
         const uint32_t limit = context.target.max_shared_memory_bytes;
-        if (limit == 0 || bytes <= limit) return true;
+        if (limit == 0 || bytes <= limit || bytes_before > limit) return true;
         context.diagnostics.error(std::format(
             "with its 16-bit floats in shared memory widened to 32 bits (the device lacks shaderFloat16) the shader's "
-            "shared memory takes {} bytes, more than the device's {} (maxComputeSharedMemorySize)",
-            bytes, limit));
+            "shared memory takes {} bytes instead of {}, more than the device's {} (maxComputeSharedMemorySize)",
+            bytes, bytes_before, limit));
         return false;
     }
 
