@@ -44,6 +44,23 @@ bool distributed_matrices(const PhysicalDeviceFacts& facts, MatrixLayout setting
     return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE;
 }
 
+// Whether a distributed A reaches the invocations multiplying with it through shared memory rather
+// than by shuffles: on AMD's GPUs, whose shuffles with per-invocation lanes are LDS instructions
+// themselves; ACO's estimates for the project's GEMMs and attention and llama.cpp's coopmat1 GEMM fell
+// 5-62% on the RX 6800, where NAK's rose for some kernels (docs/real_gpus.md). The `distributed_a`
+// setting overrides it.
+bool distributed_a_from_shared_memory(const PhysicalDeviceFacts& facts, DistributedA setting) {
+    if (setting != DistributedA::Auto) return setting == DistributedA::SharedMemory;
+    switch (facts.driver.driverID) {
+        case VK_DRIVER_ID_MESA_RADV:
+        case VK_DRIVER_ID_AMD_PROPRIETARY:
+        case VK_DRIVER_ID_AMD_OPEN_SOURCE:
+            return true;
+        default:
+            return false;
+    }
+}
+
 // Which workgroup multiply-adds run on the driver's own cooperative matrices. By default those whose
 // accumulators stay in the tiles, on NVIDIA's and AMD's GPUs: measured at the loops' trip counts on NAK
 // and ACO, llama.cpp's f16 and q4_0 GEMMs take about 40% fewer cycles on Turing's tensor cores and on
@@ -90,6 +107,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
+    target.distributed_a_from_shared_memory = distributed_a_from_shared_memory(record.facts, settings.distributed_a);
     if (!(enabled & lowering::bit(lowering::Emulated::KhrCooperativeMatrix))) {
         target.native_matrices = native_matrices(record.facts, *create_info);
         target.multiply_on_native_matrices = native_multiply_adds(record.facts, settings.matrix_units);

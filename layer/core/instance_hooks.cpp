@@ -71,6 +71,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
                          " force_emulation=" + join(data->settings.force_emulation) +
                          " uniform_loads=" + to_string(data->settings.uniform_loads) +
                          " matrix_layout=" + to_string(data->settings.matrix_layout) +
+                         " distributed_a=" + to_string(data->settings.distributed_a) +
                          " matrix_units=" + to_string(data->settings.matrix_units) +
                          " tile_image_indexing=" + to_string(data->settings.tile_image_indexing) +
                          " tile_image_ordering=" + to_string(data->settings.tile_image_ordering));

@@ -13,6 +13,7 @@ namespace {
 constexpr std::array kLogLevelNames = {"error", "warning", "info", "debug"};
 constexpr std::array kUniformLoadsNames = {"auto", "scalar", "per_invocation"};
 constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
+constexpr std::array kDistributedANames = {"auto", "shuffles", "shared_memory"};
 constexpr std::array kMatrixUnitsNames = {"auto", "native", "kept_accumulators", "plain"};
 constexpr std::array kTileImageIndexingNames = {"auto", "constant"};
 constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting"};
@@ -48,7 +49,7 @@ void VKAPI_PTR collect_problem(const char* setting, const char* message) {
 void report_unknown_settings(VkuLayerSettingSet set, const VkInstanceCreateInfo* create_info,
                              std::vector<std::string>& problems) {
     static constexpr const char* kKnown[] = {"force_emulation", "log_level", "validate_output", "dump_dir",
-                                             "cache_dir", "uniform_loads", "matrix_layout", "matrix_units", "tile_image_indexing",
+                                             "cache_dir", "uniform_loads", "matrix_layout", "distributed_a", "matrix_units", "tile_image_indexing",
                                              "tile_image_ordering"};
     const VkLayerSettingsCreateInfoEXT* first = vkuFindLayerSettingsCreateInfo(create_info);
     std::vector<const char*> unknown;
@@ -69,6 +70,8 @@ const char* to_string(LogLevel level) { return kLogLevelNames[static_cast<size_t
 const char* to_string(UniformLoads loads) { return kUniformLoadsNames[static_cast<size_t>(loads)]; }
 
 const char* to_string(MatrixLayout layout) { return kMatrixLayoutNames[static_cast<size_t>(layout)]; }
+
+const char* to_string(DistributedA exchange) { return kDistributedANames[static_cast<size_t>(exchange)]; }
 
 const char* to_string(MatrixUnits units) { return kMatrixUnitsNames[static_cast<size_t>(units)]; }
 
@@ -93,6 +96,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
     if (vkuHasLayerSetting(set, "cache_dir")) vkuGetLayerSettingValue(set, "cache_dir", settings.cache_dir);
     read_choice(set, "uniform_loads", kUniformLoadsNames, settings.uniform_loads, problems);
     read_choice(set, "matrix_layout", kMatrixLayoutNames, settings.matrix_layout, problems);
+    read_choice(set, "distributed_a", kDistributedANames, settings.distributed_a, problems);
     read_choice(set, "matrix_units", kMatrixUnitsNames, settings.matrix_units, problems);
     read_choice(set, "tile_image_indexing", kTileImageIndexingNames, settings.tile_image_indexing, problems);
     read_choice(set, "tile_image_ordering", kTileImageOrderingNames, settings.tile_image_ordering, problems);

@@ -22,6 +22,11 @@ enum class UniformLoads { Auto = 0, Scalar = 1, PerInvocation = 2 };
 // on lavapipe, distributed on GPUs), or as chosen.
 enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 
+// How a distributed A's values reach the invocations multiplying with them
+// (lowering::Target::distributed_a_from_shared_memory): as measured faster on the device (through
+// shared memory on AMD's GPUs, by shuffles elsewhere), or as chosen.
+enum class DistributedA { Auto = 0, Shuffles = 1, SharedMemory = 2 };
+
 // How lowered tile-image reads index the layer's input-attachment array (lowering::TileImageTarget::
 // dynamic_indexing): at run time where the device can, or with constants only, as on devices without
 // shaderInputAttachmentArrayDynamicIndexing.
@@ -47,6 +52,7 @@ struct Settings {
     std::string cache_dir;                      // on-disk cache of lowered modules, if set
     UniformLoads uniform_loads = UniformLoads::Auto;
     MatrixLayout matrix_layout = MatrixLayout::Auto;
+    DistributedA distributed_a = DistributedA::Auto;
     MatrixUnits matrix_units = MatrixUnits::Auto;
     TileImageIndexing tile_image_indexing = TileImageIndexing::Auto;
     TileImageOrdering tile_image_ordering = TileImageOrdering::Auto;
@@ -61,6 +67,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
 const char* to_string(LogLevel level);
 const char* to_string(UniformLoads loads);
 const char* to_string(MatrixLayout layout);
+const char* to_string(DistributedA exchange);
 const char* to_string(MatrixUnits units);
 const char* to_string(TileImageIndexing indexing);
 const char* to_string(TileImageOrdering ordering);

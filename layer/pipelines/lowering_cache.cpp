@@ -80,7 +80,8 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
     for (uint32_t field : {target.spirv_version, target.vulkan_version, target.subgroup_size, target.max_shared_memory_bytes,
                            target.emulate, target.native, target.simd_lane_invocations ? 1u : 0u,
                            target.scalar_uniform_loads ? 1u : 0u, target.subgroup_shuffles ? 1u : 0u,
-                           target.distributed_matrices ? 1u : 0u, target.shader_int16 ? 1u : 0u, target.unroll_up_to,
+                           target.distributed_matrices ? 1u : 0u, target.distributed_a_from_shared_memory ? 1u : 0u,
+                           target.shader_int16 ? 1u : 0u, target.unroll_up_to,
                            target.tile_image.descriptor_set, target.tile_image.depth_binding, target.tile_image.samples,
                            target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u}) {
         append_u32(out, field);

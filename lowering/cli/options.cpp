@@ -250,6 +250,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             sets = value;
         } else if (auto configuration = option("--native-matrix")) {
             if (!parse_native_matrix(*configuration, native_matrices, error)) return std::nullopt;
+        } else if (arg == "--distributed-a-from-shared-memory") {
+            options.target.distributed_a_from_shared_memory = true;
         } else if (arg == "--shader-int16") {
             options.target.shader_int16 = true;
         } else if (arg == "--multiply-on-native") {
@@ -332,6 +334,10 @@ Options:
                         rows, shuffled to where a multiply-add needs them: GPUs; implies subgroup
                         shuffles unless --subgroup-shuffles no, and the module must be SPIR-V 1.3 or
                         later to use them).
+  --distributed-a-from-shared-memory
+                        A distributed A reaches the invocations multiplying with it through the
+                        subgroup's shared memory instead of a shuffle per product (the layer's choice
+                        on AMD's GPUs).
   --subgroup-shuffles yes|no
                         Whether compute shaders have the subgroup shuffle and ballot operations
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With

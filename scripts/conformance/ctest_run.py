@@ -28,6 +28,7 @@ class Test:
 # their runs: vulkan.plain@distributed.* is driver plain@distributed, and so on.
 FORCED_PATHS = {
     "VK_POLYFILL_EXTENSIONS_MATRIX_LAYOUT": "{}",
+    "VK_POLYFILL_EXTENSIONS_DISTRIBUTED_A": "a_{}",
     "VK_POLYFILL_EXTENSIONS_MATRIX_UNITS": "matrix_units",
     "VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING": "{}",
     "VK_POLYFILL_EXTENSIONS_TILE_IMAGE_INDEXING": "{}_indexing",

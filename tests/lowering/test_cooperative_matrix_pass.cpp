@@ -396,6 +396,37 @@ size_t kept_loops_when_lowered(uint32_t head, uint32_t block, bool simd_lanes) {
 // take 32768 products an invocation; on lavapipe the kernel is called in a kept loop over chunks of
 // K instead of being unrolled over all of K (multiply_add.cpp). A GPU, and the benchmark's default
 // (head 16, blocks of 32: 1024 products), get one call.
+// A distributed A's values reach the multiply-add's invocations by a shuffle per product, or
+// (Target::distributed_a_from_shared_memory) from the subgroup's shared memory, where A is stored
+// widened between two subgroup barriers; the project's attention (a 16x16 by 16x32 and a 16x32 by
+// 32x16 multiply-add a block) at 32 and 64 lanes. Both pass spirv-val; what they compute is checked on
+// lavapipe (vulkan.plain@distributed_a_shared_memory.*).
+TEST(CooperativeMatrixPass, DistributedAReachesTheMultiplyAddByShufflesOrSharedMemory) {
+    // Subgroup-scope barriers in a module's code.
+    const auto subgroup_barriers = [](const SpirvFacts& facts) {
+        return std::count_if(facts.code.begin(), facts.code.end(), [&](const CodeInstruction& i) {
+            return (i.words[0] & 0xFFFF) == spv::OpControlBarrier && facts.constant(i.words[1]) == spv::ScopeSubgroup;
+        });
+    };
+    for (uint32_t subgroup_size : {32u, 64u}) {
+        std::map<bool, SpirvFacts> lowered;
+        for (bool staged : {false, true}) {
+            SCOPED_TRACE(std::format("{} lanes, {}", subgroup_size, staged ? "shared memory" : "shuffles"));
+            Target target = emulating_coopmat(subgroup_size, false);
+            target.distributed_matrices = target.subgroup_shuffles = true;
+            target.distributed_a_from_shared_memory = staged;
+            const Result result = lowered_corpus_module("attention_coopmat2.comp.spv", {subgroup_size}, target);
+            ASSERT_TRUE(result.ok) << messages(result);
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            lowered[staged] = read_facts(result.words);
+        }
+        EXPECT_GT(lowered[false].count(spv::OpGroupNonUniformShuffle), 0u);
+        EXPECT_EQ(lowered[true].count(spv::OpGroupNonUniformShuffle), 0u);
+        EXPECT_EQ(subgroup_barriers(lowered[true]) - subgroup_barriers(lowered[false]), 4)
+            << "two for each of the block's two multiply-adds";
+    }
+}
+
 TEST(CooperativeMatrixPass, LongMultiplyAddsLoopOverKOnSimdLanes) {
     EXPECT_EQ(kept_loops_when_lowered(64, 256, true), 2u);
     EXPECT_EQ(kept_loops_when_lowered(64, 256, false), 0u);

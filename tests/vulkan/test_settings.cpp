@@ -34,6 +34,7 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
     const VkBool32 off = VK_FALSE;
     const char* per_invocation = "per_invocation";
     const char* distributed = "distributed";
+    const char* shared_memory = "shared_memory";
     const char* native = "native";
     const char* constant = "constant";
     const char* draw_splitting = "draw_splitting";
@@ -41,12 +42,14 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
                                           {kLayerName, "validate_output", VK_LAYER_SETTING_TYPE_BOOL32_EXT, 1, &off},
                                           string_setting("uniform_loads", &per_invocation),
                                           string_setting("matrix_layout", &distributed),
+                                          string_setting("distributed_a", &shared_memory),
                                           string_setting("matrix_units", &native),
                                           string_setting("tile_image_indexing", &constant),
                                           string_setting("tile_image_ordering", &draw_splitting)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=debug validate_output=false"), 1u) << messages.dump();
-    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed matrix_units=native "
+    EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed "
+                                                    "distributed_a=shared_memory matrix_units=native "
                                                     "tile_image_indexing=constant "
                                                     "tile_image_ordering=draw_splitting"),
               1u)

@@ -98,6 +98,11 @@ struct Target {
     // Lavapipe, whose invocations are SIMD lanes of a CPU thread, runs the replicated A faster. Takes
     // effect where the shuffles can be used (subgroup_shuffles, a module of SPIR-V 1.3 on).
     bool distributed_matrices = false;
+    // A subgroup-scope float multiply-add with a distributed A reads A's values from the subgroup's
+    // shared memory (stored there widened, once) instead of shuffling each to the invocations that
+    // multiply with it (a shuffle per product). Chosen where measured faster: AMD's GPUs, whose
+    // shuffles are LDS instructions (ds_bpermute) themselves (passes/cooperative_matrix/multiply_add.cpp).
+    bool distributed_a_from_shared_memory = false;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.

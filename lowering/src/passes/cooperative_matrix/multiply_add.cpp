@@ -13,6 +13,8 @@
 #include "passes/cooperative_matrix/matrix_units.h"
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/relayout.h"
+#include "passes/cooperative_matrix/scratch.h"
+#include "passes/common/workgroup_size.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -103,11 +105,16 @@ class MultiplyAdd {
         std::vector<uint32_t> key{0x4D4D4144u /* "MMAD" */, a.lowered, a.component.type, a.rows, a.columns, b.lowered,
                                   b.component.type, b.rows, b.columns, c_->id, r_->id, mask_};
         if (const uint32_t existing = state_.find_function(key)) return existing;
-        const uint32_t kernel = link_kernel();
-        if (!kernel) return 0;
+        const bool staged = stages_distributed_a();
+        const uint32_t kernel = staged ? 0 : link_kernel();
+        if (!staged && !kernel) return 0;
         const uint32_t parameters[] = {a.lowered, b.lowered, c_->lowered};
         ir::FunctionBuilder function(module_, state_.types(), r_->lowered, parameters);
-        generate(function, kernel);
+        if (staged) {
+            generate_with_staged_a(function);
+        } else {
+            generate(function, kernel);
+        }
         state_.remember_function(std::move(key), function.id());
         return function.id();
     }
@@ -458,6 +465,84 @@ class MultiplyAdd {
         const uint32_t variable = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, array));
         b.add(spv::OpStore, 0, {variable, wide_components.value()});
         return variable;
+    }
+
+    // Whether a float multiply-add with a distributed A reads A from the subgroup's shared memory
+    // rather than shuffling each value in (Target::distributed_a_from_shared_memory): subgroup-scope
+    // accumulators only (a workgroup band's rows are not A's), where the workgroup's subgroups' copies
+    // of A fit the staging budget and all of K's products stay within kUnrolledProducts. From shared
+    // memory, four neighbouring K values of a row are one read; the kernel shuffles one per product.
+    bool stages_distributed_a() const {
+        if (!state_.context.target.distributed_a_from_shared_memory) return false;
+        if (!is_float_ || ka_->layout.row_groups <= 1 || c_->workgroup) return false;
+        if (uint64_t{c_->length} * ka_->columns > kUnrolledProducts) return false;  // K is written out
+        Diagnostics ignored;  // an unknown size is reported where the scratch is declared
+        const auto size = workgroup_size(module_, state_.context.specialization, ignored);
+        if (!size) return false;
+        const uint32_t s = state_.context.target.subgroup_size;
+        const uint64_t subgroups = ((*size)[0] * (*size)[1] * (*size)[2] + s - 1) / s;
+        const uint64_t bytes = subgroups * ka_->rows * ka_->columns * 4;  // widened
+        const uint32_t budget = staging_budget(state_.context.target);
+        return budget == 0 || bytes <= budget;
+    }
+
+    // Accumulator rows summed together: four independent sums in flight (every row at once, NAK read
+    // all rows' values of four K steps ahead: 240 registers where 168 do).
+    static constexpr uint32_t kStagedRowBlock = 4;
+
+    // The multiply-add with A stored to the subgroup's shared memory and each accumulator row's A
+    // values read back at each K step; B's values are the invocation's own (B's column lanes are the
+    // accumulator's). K is written out, as the kernel's loops are; products are summed in K order
+    // with fused multiply-adds, as the kernel sums them.
+    void generate_with_staged_a(ir::FunctionBuilder& function) {
+        const uint32_t k = ka_->columns, area = ka_->rows * k;
+        const uint32_t u = state_.uint_type(), wide = wide_type();
+        // A is staged widened: each invocation converts the values it holds once, where converting
+        // those it reads would take a conversion per product.
+        MatrixType wide_a = *ka_;
+        wide_a.component = ComponentInfo{wide, true, 32};
+        wide_a.lowered = state_.types().get_type_array(wide, state_.uint_constant(ka_->length));
+        const uint32_t a_values = widened(function, function.parameter(0), *ka_, false);
+        scratch_.barrier(function.body(), false);  // earlier reads of the subgroup's slice are done
+        store_to_scratch(state_, scratch_, function, wide_a, a_values, 0, k, false, area);
+        ir::Builder& b = function.body();
+        scratch_.barrier(b, false);
+        const uint32_t fma_set = module_.get_ext_inst_import("GLSL.std.450");
+        const LaneLayout& layout = c_->layout;
+        const Placement held(state_, b, *c_);
+        std::vector<uint32_t> row_starts;  // the first of each accumulator row's K values in the slice
+        for (uint32_t i = 0; i < layout.rows_per_lane; ++i) {
+            const Placement::Split row = held.row_split(b, i * layout.columns_per_lane);
+            const uint32_t start = b.add(spv::OpIMul, u, {row.base, state_.uint_constant(k)});
+            row_starts.push_back(b.add(spv::OpIAdd, u, {start, state_.uint_constant(row.constant * k)}));
+        }
+        const uint32_t matrix_b = function.parameter(1), accumulator = function.parameter(2);
+        std::vector<uint32_t> sums;
+        for (uint32_t e = 0; e < c_->length; ++e) {
+            sums.push_back(widen(b, b.add(spv::OpCompositeExtract, c_->component.type, {accumulator, e}), *c_, false));
+        }
+        // B's values widened once; then kStagedRowBlock rows at a time, K step after K step.
+        std::vector<uint32_t> b_values;
+        for (uint32_t e = 0; e < kb_->length; ++e) {
+            b_values.push_back(widen(b, b.add(spv::OpCompositeExtract, kb_->component.type, {matrix_b, e}), *kb_, false));
+        }
+        for (uint32_t first = 0; first < layout.rows_per_lane; first += kStagedRowBlock) {
+            const uint32_t last = std::min(first + kStagedRowBlock, layout.rows_per_lane);
+            for (uint32_t step = 0; step < k; ++step) {
+                for (uint32_t i = first; i < last; ++i) {
+                    const uint32_t index = b.add(spv::OpIAdd, u, {row_starts[i], state_.uint_constant(step)});
+                    const uint32_t a_value = scratch_.load(b, wide, index, area, false);
+                    for (uint32_t t = 0; t < layout.columns_per_lane; ++t) {
+                        uint32_t& sum = sums[i * layout.columns_per_lane + t];
+                        const uint32_t b_value = b_values[step * layout.columns_per_lane + t];
+                        sum = b.add(spv::OpExtInst, wide, {fma_set, GLSLstd450Fma, a_value, b_value, sum});
+                    }
+                }
+            }
+        }
+        std::vector<uint32_t> results;
+        for (uint32_t e = 0; e < r_->length; ++e) results.push_back(narrow(b, sums[e]));
+        function.finish(b.add(spv::OpCompositeConstruct, r_->lowered, results));
     }
 
     void generate(ir::FunctionBuilder& function, uint32_t kernel) {
