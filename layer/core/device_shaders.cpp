@@ -46,15 +46,18 @@ bool distributed_matrices(const PhysicalDeviceFacts& facts, MatrixLayout setting
 
 // Whether a distributed A reaches the invocations multiplying with it through shared memory rather
 // than by shuffles: on AMD's GPUs, whose shuffles with per-invocation lanes are LDS instructions
-// themselves; ACO's estimates for the project's GEMMs and attention and llama.cpp's coopmat1 GEMM fell
-// 5-62% on the RX 6800, where NAK's rose for some kernels (docs/real_gpus.md). The `distributed_a`
-// setting overrides it.
+// themselves (ACO's estimates for the project's GEMMs and attention and llama.cpp's coopmat1 GEMM fell
+// 5-63% on the RX 6800), and on Turnip, whose compiler writes a shuffle out as many instructions (the
+// project's kernels 6-13 times shorter on the Adreno 740); not on NVK, where NAK's estimates rose for
+// some kernels, nor on Honeykrisp, where AGX spilled more for some (docs/real_gpus.md). The
+// `distributed_a` setting overrides it.
 bool distributed_a_from_shared_memory(const PhysicalDeviceFacts& facts, DistributedA setting) {
     if (setting != DistributedA::Auto) return setting == DistributedA::SharedMemory;
     switch (facts.driver.driverID) {
         case VK_DRIVER_ID_MESA_RADV:
         case VK_DRIVER_ID_AMD_PROPRIETARY:
         case VK_DRIVER_ID_AMD_OPEN_SOURCE:
+        case VK_DRIVER_ID_MESA_TURNIP:
             return true;
         default:
             return false;

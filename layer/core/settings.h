@@ -24,7 +24,7 @@ enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 
 // How a distributed A's values reach the invocations multiplying with them
 // (lowering::Target::distributed_a_from_shared_memory): as measured faster on the device (through
-// shared memory on AMD's GPUs, by shuffles elsewhere), or as chosen.
+// shared memory on AMD's GPUs and Turnip, by shuffles elsewhere), or as chosen.
 enum class DistributedA { Auto = 0, Shuffles = 1, SharedMemory = 2 };
 
 // How lowered tile-image reads index the layer's input-attachment array (lowering::TileImageTarget::

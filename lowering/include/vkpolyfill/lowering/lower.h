@@ -101,7 +101,8 @@ struct Target {
     // A subgroup-scope float multiply-add with a distributed A reads A's values from the subgroup's
     // shared memory (stored there widened, once) instead of shuffling each to the invocations that
     // multiply with it (a shuffle per product). Chosen where measured faster: AMD's GPUs, whose
-    // shuffles are LDS instructions (ds_bpermute) themselves (passes/cooperative_matrix/multiply_add.cpp).
+    // shuffles are LDS instructions (ds_bpermute) themselves, and Adreno's under Turnip, whose compiler
+    // writes a shuffle out long (passes/cooperative_matrix/multiply_add.cpp).
     bool distributed_a_from_shared_memory = false;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
