@@ -91,6 +91,11 @@ CompileKernel attention(const char* name, const char* what, Route route, const c
             }};
 }
 
+KernelConfig gpu_tile(KernelConfig config) {
+    config.override_with(kCoopmat2OnGpus);
+    return config;
+}
+
 const std::vector<CompileKernel>& catalogue() {
     static const std::vector<CompileKernel> kernels = {
         gemm("gemm.scalar", "f16 GEMM, the scalar shader (the benchmark's first tuning)", Route::Native,
@@ -105,6 +110,9 @@ const std::vector<CompileKernel>& catalogue() {
              Route::Emulated, flexible_coopmat_config()),
         gemm("gemm.workgroup.emulated", "f16 GEMM, coopmat2 workgroup-scope matrices lowered by the layer", Route::Emulated,
              default_config(Kernel::Coopmat2)),
+        gemm("gemm.workgroup.gpu_tile.emulated",
+             "f16 GEMM, coopmat2 workgroup-scope matrices at a GPU tile (128x128 over 256 invocations) lowered by the layer",
+             Route::Emulated, gpu_tile(default_config(Kernel::Coopmat2))),
         attention("attention.coopmat2.emulated", "attention block, coopmat2 (reduce, per-element, conversion) lowered by the layer",
                   Route::Emulated, kAttentionCoopmat2Shader),
         attention("attention.scalar", "attention block, the scalar shader", Route::Native, kAttentionScalarShader),

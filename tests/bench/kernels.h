@@ -54,6 +54,10 @@ std::vector<KernelConfig> scalar_tunings(std::string_view driver);
 // 1.07; 256x256x16 / 256 1.07; 512x64x16 / 128 0.93 / 0.91; 1024x64x16 / 256 0.91 / 0.93; 128x128x16
 // / 128 0.87; 256x256x16 / 128 (the previous default) 0.84, 0.99 / 0.81 (tests/bench/README.md).
 inline constexpr char kCoopmat2OnLavapipe25[] = "invocations=128,bm=512,bn=128";
+// A GPU tile for the workgroup kernel: the shape of llama.cpp's medium coopmat2 tile, 128x128 of C over
+// 256 invocations (64 accumulators an invocation). Lavapipe's tiles hold 256 and more an invocation,
+// beyond the about 255 registers a GPU invocation has, natively as much as lowered.
+inline constexpr char kCoopmat2OnGpus[] = "invocations=256,bm=128,bn=128";
 // The flexible kernel there, 1024^3 (2026-11-23, load 5, one process): 32x32x16 in 1x4 tiles of 2x1
 // subgroups 272 ms CPU, in 1x1 tiles of 2x2 494, 16x64x16 in 1x1 of 4x4 412, lavapipe 26's
 // 32x64x16 in 2x1 of 2x2 841, 16x16 and 16x32 811-819, 2x2 tiles of 32x32 936 (scalar: 276). Each A,
