@@ -14,7 +14,6 @@
 #include "passes/cooperative_matrix/placement.h"
 #include "passes/cooperative_matrix/relayout.h"
 #include "passes/cooperative_matrix/scratch.h"
-#include "passes/common/workgroup_size.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -477,11 +476,9 @@ class MultiplyAdd {
         if (!is_float_ || ka_->layout.row_groups <= 1 || c_->workgroup) return false;
         if (uint64_t{c_->length} * ka_->columns > kUnrolledProducts) return false;  // K is written out
         Diagnostics ignored;  // an unknown size is reported where the scratch is declared
-        const auto size = workgroup_size(module_, state_.context.specialization, ignored);
-        if (!size) return false;
-        const uint32_t s = state_.context.target.subgroup_size;
-        const uint64_t subgroups = ((*size)[0] * (*size)[1] * (*size)[2] + s - 1) / s;
-        const uint64_t bytes = subgroups * ka_->rows * ka_->columns * 4;  // widened
+        const std::optional<uint32_t> subgroups = scratch_.subgroups(ignored);
+        if (!subgroups) return false;
+        const uint64_t bytes = uint64_t{*subgroups} * ka_->rows * ka_->columns * 4;  // widened
         const uint32_t budget = staging_budget(state_.context.target);
         return budget == 0 || bytes <= budget;
     }

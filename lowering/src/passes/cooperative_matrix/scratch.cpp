@@ -96,17 +96,23 @@ void Scratch::declare(std::map<uint32_t, Slice>& slices, uint32_t copies, uint64
     }
 }
 
+std::optional<uint32_t> Scratch::subgroups(Diagnostics& diagnostics) const {
+    PassContext& context = state_.context;
+    const std::optional<std::array<uint32_t, 3>> size = workgroup_size(context.module, context.specialization, diagnostics);
+    if (!size) return std::nullopt;
+    const uint32_t invocations = (*size)[0] * (*size)[1] * (*size)[2];
+    return (invocations + context.target.subgroup_size - 1) / context.target.subgroup_size;
+}
+
 bool Scratch::finish() {
     if (slices_.empty() && workgroup_.empty()) return true;
     PassContext& context = state_.context;
     ir::Module& module = state_.module();
     const uint64_t own = module_shared_memory(module);
-    const std::optional<std::array<uint32_t, 3>> size = workgroup_size(module, context.specialization, context.diagnostics);
-    if (!size) return false;
-    const uint32_t invocations = (*size)[0] * (*size)[1] * (*size)[2];
-    const uint32_t subgroups = (invocations + context.target.subgroup_size - 1) / context.target.subgroup_size;
+    const std::optional<uint32_t> subgroups = this->subgroups(context.diagnostics);
+    if (!subgroups) return false;
     uint64_t reserved = 0;
-    declare(slices_, subgroups, reserved);
+    declare(slices_, *subgroups, reserved);
     declare(workgroup_, 1, reserved);
     reserved_bytes_ = static_cast<uint32_t>(reserved);
     // Staged multiply-adds keep within the reserve (multiply_add.cpp); a layout change of a large

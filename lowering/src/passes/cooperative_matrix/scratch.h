@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "passes/cooperative_matrix/lowering_state.h"
 
@@ -33,6 +34,10 @@ class Scratch {
     // Orders the subgroup's (or workgroup's) shared-memory accesses before the barrier against
     // those after it.
     void barrier(ir::Builder& builder, bool workgroup);
+
+    // How many subgroups share the workgroup's shared memory (each with its slices); nullopt after
+    // reporting to `diagnostics` why the workgroup size is not known.
+    std::optional<uint32_t> subgroups(Diagnostics& diagnostics) const;
 
     // Declares what was used. Reports (and returns false) when it does not fit next to the module's
     // own shared memory in target.max_shared_memory_bytes.
