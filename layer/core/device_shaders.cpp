@@ -64,6 +64,11 @@ bool distributed_a_from_shared_memory(const PhysicalDeviceFacts& facts, Distribu
     }
 }
 
+// Whether B's K rows are split over the row groups where A's values are shuffled: everywhere but
+// Honeykrisp, where AGX spilled more with it (the project's 16x16x16 GEMM 548 -> 619, its attention
+// 15 -> 35); NAK held that GEMM without spilling (docs/real_gpus.md).
+bool split_b_rows(const PhysicalDeviceFacts& facts) { return facts.driver.driverID != VK_DRIVER_ID_MESA_HONEYKRISP; }
+
 // Which workgroup multiply-adds run on the driver's own cooperative matrices. By default those whose
 // accumulators stay in the tiles, on NVIDIA's and AMD's GPUs: measured at the loops' trip counts on NAK
 // and ACO, llama.cpp's f16 and q4_0 GEMMs take about 40% fewer cycles on Turing's tensor cores and on
@@ -111,6 +116,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
     target.distributed_a_from_shared_memory = distributed_a_from_shared_memory(record.facts, settings.distributed_a);
+    target.split_b_rows = split_b_rows(record.facts);
     if (!(enabled & lowering::bit(lowering::Emulated::KhrCooperativeMatrix))) {
         target.native_matrices = native_matrices(record.facts, *create_info);
         target.multiply_on_native_matrices = native_multiply_adds(record.facts, settings.matrix_units);

@@ -252,6 +252,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             if (!parse_native_matrix(*configuration, native_matrices, error)) return std::nullopt;
         } else if (arg == "--distributed-a-from-shared-memory") {
             options.target.distributed_a_from_shared_memory = true;
+        } else if (arg == "--whole-b-rows") {
+            options.target.split_b_rows = false;
         } else if (arg == "--shader-int16") {
             options.target.shader_int16 = true;
         } else if (arg == "--multiply-on-native") {
@@ -338,6 +340,9 @@ Options:
                         A distributed A reaches the invocations multiplying with it through the
                         subgroup's shared memory instead of a shuffle per product (the layer's choice
                         on AMD's GPUs).
+  --whole-b-rows        In the distributed layout every invocation holds all of B's K rows, instead
+                        of its row group's share shuffled to where a multiply-add needs them (the
+                        layer's choice on Honeykrisp).
   --subgroup-shuffles yes|no
                         Whether compute shaders have the subgroup shuffle and ballot operations
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With

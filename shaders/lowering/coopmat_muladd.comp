@@ -26,11 +26,25 @@ layout(constant_id = 10) const uint K_STEPS = 1;
 // rows rl, rl + Lr, ..., all K columns of each; invocations Lr apart hold the same rows.
 layout(constant_id = 11) const uint A_LANES = 1;
 
-// The invocation's A value at accumulator row group + u * G, column k, from a distributed A: held
+// B's K rows split over row groups in the distributed layout (lane_layout.h): group g of the
+// invocations holds rows g, g + B_GROUPS, ... of its column lane's columns; 1 where every invocation
+// holds all K rows.
+layout(constant_id = 12) const uint B_GROUPS = 1;
+layout(constant_id = 13) const uint B_LANES = 1;  // B's column lanes: invocation l is column lane l % B_LANES
+
+// The *_distributed kernels, for a distributed A or a split B (they take the invocation's column lane).
+// The invocation's A value at accumulator row group + u * G, column k. From a distributed A: held
 // by row lane row % Lr at element (row / Lr) * K + k. The element is the same in every invocation,
 // (u * G) / Lr * K + k (G divides Lr where Lr = S, and row / Lr = 0 where Lr = M), so one shuffle
 // brings each invocation its value; where G = 1 every invocation asks the same lane (a broadcast).
-#define SHUFFLED_A(u, k) subgroupShuffle(a[((u) * G) / A_LANES * K + (k)], (group + (u) * G) % A_LANES)
+// From a replicated A (one row lane), the invocation's own.
+#define SHUFFLED_A(u, k) (A_LANES == 1 ? a[(group + (u) * G) * K + (k)] \
+                                       : subgroupShuffle(a[((u) * G) / A_LANES * K + (k)], (group + (u) * G) % A_LANES))
+// The invocation's B value at row k, its column t: shuffled from its column lane in the group that
+// holds row k, at element (k / B_GROUPS) * NL + t, the same in every invocation; its own where every
+// group holds all K rows.
+#define SHUFFLED_B(k, t) (B_GROUPS == 1 ? b[(k) * NL + (t)] \
+                                        : subgroupShuffle(b[((k) / B_GROUPS) * NL + (t)], column_lane + ((k) % B_GROUPS) * B_LANES))
 
 // Sums in k order with fused multiply-adds: one rounding per step, as a hardware dot product would.
 // Register-blocked over ROW_BLOCK rows: each B element is fetched once per block of rows and each
@@ -57,8 +71,9 @@ void coopmat_muladd_float(float a[LENGTH_A], float b[LENGTH_B], inout float c[LE
     }
 }
 
-// The same with a distributed A, its values shuffled in as each block of rows needs them.
-void coopmat_muladd_float_distributed(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group, uint k_first) {
+// The same with a distributed A or a split B, their values shuffled in as each block of rows needs them.
+void coopmat_muladd_float_distributed(float a[LENGTH_A], float b[LENGTH_B], inout float c[LENGTH_C], uint group, uint k_first,
+                                      uint column_lane) {
     [[unroll]] for (uint u0 = 0; u0 < ROWS; u0 += ROW_BLOCK) {
         [[unroll]] for (uint step = 0; step < K_STEPS; ++step) {
             const uint k = k_first + step;
@@ -68,7 +83,7 @@ void coopmat_muladd_float_distributed(float a[LENGTH_A], float b[LENGTH_B], inou
                 if (u0 + i < ROWS) a_block[i] = SHUFFLED_A(u0 + i, k);
             }
             [[unroll]] for (uint t = 0; t < NL; ++t) {
-                const float b_element = b[k * NL + t];
+                const float b_element = SHUFFLED_B(k, t);
                 [[unroll]] for (uint i = 0; i < ROW_BLOCK; ++i) {
                     if (u0 + i < ROWS) c[(u0 + i) * NL + t] = fma(a_block[i], b_element, c[(u0 + i) * NL + t]);
                 }
@@ -100,13 +115,13 @@ void coopmat_muladd_int(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C],
     }
 }
 
-void coopmat_muladd_int_distributed(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C], uint group) {
+void coopmat_muladd_int_distributed(int a[LENGTH_A], int b[LENGTH_B], inout int c[LENGTH_C], uint group, uint column_lane) {
     [[unroll]] for (uint u = 0; u < ROWS; ++u) {
         int products[NL];
         [[unroll]] for (uint t = 0; t < NL; ++t) products[t] = 0;
         [[unroll]] for (uint k = 0; k < K; ++k) {
             const int a_element = SHUFFLED_A(u, k);
-            [[unroll]] for (uint t = 0; t < NL; ++t) products[t] += a_element * b[k * NL + t];
+            [[unroll]] for (uint t = 0; t < NL; ++t) products[t] += a_element * SHUFFLED_B(k, t);
         }
         [[unroll]] for (uint t = 0; t < NL; ++t) {
             const int accumulator = c[u * NL + t];
@@ -121,6 +136,6 @@ void main() {
     coopmat_muladd_float(fa, fb, fc, 0, 0);
     int ia[LENGTH_A], ib[LENGTH_B], ic[LENGTH_C];
     coopmat_muladd_int(ia, ib, ic, 0);
-    coopmat_muladd_float_distributed(fa, fb, fc, 0, 0);
-    coopmat_muladd_int_distributed(ia, ib, ic, 0);
+    coopmat_muladd_float_distributed(fa, fb, fc, 0, 0, 0);
+    coopmat_muladd_int_distributed(ia, ib, ic, 0, 0);
 }

@@ -160,6 +160,47 @@ TEST(CooperativeMatrixLaneLayout, ADistributedHoldsEachRowInOneRowLaneOfEachRepl
     EXPECT_EQ(cooperative_matrix::lane_layout(24, 16, Use::A, 16, true)->length, 24u * 16u);
 }
 
+// A B in the distributed layout: its K rows split over the row groups of the accumulator's column
+// lanes, each element held by S / writers invocations; and the value the multiply-add shuffles in
+// for K row k and the invocation's column t (shaders/lowering/coopmat_muladd.comp, SHUFFLED_B) is
+// that element, at the same index in every invocation's source lane.
+TEST(CooperativeMatrixLaneLayout, BSplitOverRowGroupsIsFoundWhereTheMultiplyAddShufflesFrom) {
+    using cooperative_matrix::Use;
+    size_t split = 0;
+    for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u, 128u}) {
+        for (auto [rows, columns] : {std::pair{16u, 16u}, {16u, 8u}, {8u, 8u}, {32u, 16u}, {8u, 32u}, {4u, 2u}, {24u, 24u}}) {
+            SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(columns) + " at " + std::to_string(subgroup_size));
+            const auto b = cooperative_matrix::lane_layout(rows, columns, Use::B, subgroup_size, true);
+            const auto c = cooperative_matrix::lane_layout(16, columns, Use::Accumulator, subgroup_size);
+            ASSERT_TRUE(b && c);
+            EXPECT_EQ(b->column_lanes, c->column_lanes);
+            EXPECT_EQ(b->columns_per_lane, c->columns_per_lane);
+            const uint32_t groups = b->row_groups, lanes = b->column_lanes;
+            split += groups > 1;
+            const auto elements = held(rows, columns, Use::B, subgroup_size, true);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t col = 0; col < columns; ++col) {
+                    EXPECT_EQ(elements.count({r, col}), subgroup_size / b->writers()) << r << "," << col;
+                }
+            }
+            for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
+                for (uint32_t k = 0; k < rows; ++k) {
+                    for (uint32_t t = 0; t < b->columns_per_lane; ++t) {
+                        const uint32_t source = lane % lanes + k % groups * lanes, e = k / groups * b->columns_per_lane + t;
+                        ASSERT_LT(source, subgroup_size);
+                        EXPECT_EQ(b->row(e, (source / lanes) % groups), k);
+                        EXPECT_EQ(b->column(e, source % lanes), lane % lanes * b->columns_per_lane + t);
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(split, 0u);
+    // Elsewhere every invocation holds all K rows.
+    EXPECT_EQ(cooperative_matrix::lane_layout(16, 16, Use::B, 32)->length, 16u);
+    EXPECT_EQ(cooperative_matrix::lane_layout(16, 16, Use::B, 32, true)->length, 8u);
+}
+
 // The OpControlBarrier count of corpus module `name` (its workgroup size specialization constant 0 =
 // `invocations`), lowered for subgroups of 8 with or without scalar uniform loads, for lavapipe or
 // (`simd_lanes` false) a GPU, checked valid.
@@ -392,10 +433,6 @@ size_t kept_loops_when_lowered(uint32_t head, uint32_t block, bool simd_lanes) {
     });
 }
 
-// Head dimension 64 and blocks of 256 keys: both multiply-adds (16x64 by 64x256, 16x256 by 256x64)
-// take 32768 products an invocation; on lavapipe the kernel is called in a kept loop over chunks of
-// K instead of being unrolled over all of K (multiply_add.cpp). A GPU, and the benchmark's default
-// (head 16, blocks of 32: 1024 products), get one call.
 // A distributed A's values reach the multiply-add's invocations by a shuffle per product, or
 // (Target::distributed_a_from_shared_memory) from the subgroup's shared memory, where A is stored
 // widened between two subgroup barriers; the project's attention (a 16x16 by 16x32 and a 16x32 by
@@ -427,6 +464,33 @@ TEST(CooperativeMatrixPass, DistributedAReachesTheMultiplyAddByShufflesOrSharedM
     }
 }
 
+// B's K rows split over the row groups (Target::split_b_rows, the distributed layout): the project's
+// 16x16x16 GEMM (shaders/bench/gemm_coopmat.comp, 2x8 tiles) at 32 lanes is another module with
+// them than with B whole; with A from shared memory B stays whole, the module the same either way.
+// All pass spirv-val; the layouts are checked above, what the split B computes on lavapipe
+// (vulkan.plain@subgroup16@distributed.*MulAdd*16x8x*, labelled split-b-rows).
+TEST(CooperativeMatrixPass, SplitBRowsAreShuffledInWhereAIsShuffled) {
+    const auto lowered = [](bool split_b, bool a_from_shared_memory) {
+        SCOPED_TRACE(std::format("split_b_rows {}, distributed A from shared memory {}", split_b, a_from_shared_memory));
+        Target target = emulating_coopmat(32, false);
+        target.distributed_matrices = target.subgroup_shuffles = true;
+        target.split_b_rows = split_b;
+        target.distributed_a_from_shared_memory = a_from_shared_memory;
+        const Result result = lowered_corpus_module("gemm_coopmat.comp.spv", {32, 32, 16, 16, 16, 2, 8, 1, 1, 16}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return result.words;
+    };
+    EXPECT_NE(lowered(true, false), lowered(false, false));
+    const std::vector<uint32_t> staged = lowered(true, true);
+    EXPECT_EQ(staged, lowered(false, true));
+    EXPECT_EQ(read_facts(staged).count(spv::OpGroupNonUniformShuffle), 0u);
+}
+
+// Head dimension 64 and blocks of 256 keys: both multiply-adds (16x64 by 64x256, 16x256 by 256x64)
+// take 32768 products an invocation; on lavapipe the kernel is called in a kept loop over chunks of
+// K instead of being unrolled over all of K (multiply_add.cpp). A GPU, and the benchmark's default
+// (head 16, blocks of 32: 1024 products), get one call.
 TEST(CooperativeMatrixPass, LongMultiplyAddsLoopOverKOnSimdLanes) {
     EXPECT_EQ(kept_loops_when_lowered(64, 256, true), 2u);
     EXPECT_EQ(kept_loops_when_lowered(64, 256, false), 0u);

@@ -104,6 +104,12 @@ struct Target {
     // shuffles are LDS instructions (ds_bpermute) themselves, and Adreno's under Turnip, whose compiler
     // writes a shuffle out long (passes/cooperative_matrix/multiply_add.cpp).
     bool distributed_a_from_shared_memory = false;
+    // In the distributed layout, where a multiply-add shuffles A's values in (not from shared memory),
+    // B's K rows are split over the accumulator's row groups, each invocation holding its share, and
+    // the multiply-add shuffles B's values in too (passes/cooperative_matrix/lane_layout.h). NAK then
+    // held the project's 16x16x16 GEMM in registers where it spilled. Off where measured worse: AGX
+    // (Honeykrisp) spilled more.
+    bool split_b_rows = true;
     // Code repeated for each matrix component an invocation holds is written out component after
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.

@@ -32,7 +32,12 @@ std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, 
     // min(S, N) wherever one divides the other (subgroup sizes and most shapes are powers of two);
     // otherwise (80 columns over 32 lanes) fewer column lanes holding more columns each.
     const uint32_t lanes = std::gcd(subgroup_size, columns);
-    if (use != Use::Accumulator) return LaneLayout{rows * (columns / lanes), lanes, 1, columns / lanes, rows};
+    if (use == Use::B) {
+        // Distributed, B's K rows are split as an accumulator's rows are (the multiply-add shuffles
+        // each value from the row group holding it); elsewhere every group holds all of them.
+        if (distributed_matrices) return accumulator_layout(rows, columns, subgroup_size, lanes);
+        return LaneLayout{rows * (columns / lanes), lanes, 1, columns / lanes, rows};
+    }
     // The row groups split the rows evenly; where the subgroup has more groups of column lanes than
     // that allows (an 8x8 accumulator over 128 lanes: 16 groups of 8), the groups past it repeat the
     // first ones' elements, as invocations past a distributed A's row lanes do.

@@ -16,7 +16,11 @@
 //    lane cl = l % Lc and holds columns cl NL, cl NL + 1, ..., cl NL + NL - 1. When there are fewer
 //    column lanes than invocations (Lc < S), the G = S / Lc
 //    groups of invocations split an accumulator's rows (group g = l / Lc holds rows g, g + G, ...),
-//    while every group holds all K rows of B. Element e is row (g + (e / NL) * G), column
+//    while every group holds all K rows of B, but in the distributed layout, where the groups split
+//    B's K rows as they split an accumulator's (a 16x16 B over 32 lanes: 8 values an invocation, not
+//    16) and the multiply-add shuffles in each B value from the group holding it: the element is
+//    the same in every invocation, so one shuffle per K step and column serves the subgroup, where A
+//    already takes one per K step and accumulator row. Element e is row (g + (e / NL) * G), column
 //    (cl * NL + e % NL). Neighbouring columns, rather than columns Lc apart, so that an invocation's
 //    16-bit B elements of a row come in pairs sharing a 32-bit word: one load for two where loads are
 //    per-invocation gathers (lavapipe; memory_access.cpp).
@@ -55,7 +59,7 @@ struct LaneLayout {
 
 // nullopt when the shape cannot be spread evenly over `subgroup_size` invocations. With
 // `distributed_matrices`, an A takes the distributed layout where its rows spread evenly over the row lanes,
-// else the replicated one. With `square_blocks`, an accumulator takes fewer column lanes than gcd(S, N)
+// else the replicated one, and a B has its K rows split over the row groups. With `square_blocks`, an accumulator takes fewer column lanes than gcd(S, N)
 // where that makes each invocation's block of rows x columns squarer (workgroup accumulators in the
 // GPU layout, whose multiply-adds stream A and B from shared memory: matrix_types.cpp).
 std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size,

@@ -34,7 +34,13 @@ constexpr uint64_t kMaxWorkgroupInvocations = 65536;
 
 std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use, const PassContext& context, Report error) {
     const uint32_t subgroup_size = context.target.subgroup_size;
-    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size, distributes_matrices(context));
+    // B's K rows are split over row groups (Target::split_b_rows) where the multiply-add shuffles A
+    // in, and then shuffles B's values in too; where A comes from shared memory, the shuffles B would
+    // take cost more than the registers B saves (RX 6800, the project's 16x16x16 GEMM: 22,398 ->
+    // 43,483 cycles, 248 registers either way; docs/real_gpus.md, "B's rows split over the row groups").
+    const bool split_b = context.target.split_b_rows && !context.target.distributed_a_from_shared_memory;
+    const bool distributed = distributes_matrices(context) && (use != Use::B || split_b);
+    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size, distributed);
     if (!layout) {
         error(std::format("a {}x{} matrix cannot be spread evenly over a subgroup of {} invocations", rows, columns,
                           subgroup_size));

@@ -398,9 +398,9 @@ class MultiplyAdd {
             uint_value(3, c.row_groups),      uint_value(4, c.rows_per_lane),  uint_value(5, saturating() ? 1 : 0),
             uint_value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
             uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length),
-            uint_value(10, k_steps()),        uint_value(11, ka_->layout.row_groups)};
-        // A distributed A (row lanes in its row groups) is shuffled in by the *_distributed kernels.
-        const bool distributed = ka_->layout.row_groups > 1;
+            uint_value(10, k_steps()),        uint_value(11, ka_->layout.row_groups), uint_value(12, kb_->layout.row_groups),
+            uint_value(13, kb_->layout.column_lanes)};
+        const bool distributed = shuffles_operands();
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
@@ -413,6 +413,17 @@ class MultiplyAdd {
         }
         if (kernel) state_.remember_function(std::move(key), kernel);
         return kernel;
+    }
+
+    // Whether the kernel shuffles A's or B's values in (the *_distributed kernels): a distributed A
+    // (row lanes in its row groups) or a B whose K rows are split over row groups (lane_layout.h).
+    bool shuffles_operands() const { return ka_->layout.row_groups > 1 || kb_->layout.row_groups > 1; }
+
+    // The invocation's column lane of B (0 where B has one).
+    uint32_t b_column_lane(ir::Builder& b) {
+        const uint32_t lanes = kb_->layout.column_lanes;
+        if (lanes == 1) return state_.uint_constant(0);
+        return b.add(spv::OpUMod, state_.uint_type(), {state_.load_lane(b), state_.uint_constant(lanes)});
     }
 
     // The K steps one call of the kernel takes: all of K, or on a SIMD-lane target (where the
@@ -474,6 +485,7 @@ class MultiplyAdd {
     bool stages_distributed_a() const {
         if (!state_.context.target.distributed_a_from_shared_memory) return false;
         if (!is_float_ || ka_->layout.row_groups <= 1 || c_->workgroup) return false;
+        if (kb_->layout.row_groups > 1) return false;  // B's values must be the invocation's own
         if (uint64_t{c_->length} * ka_->columns > kUnrolledProducts) return false;  // K is written out
         Diagnostics ignored;  // an unknown size is reported where the scratch is declared
         const std::optional<uint32_t> subgroups = scratch_.subgroups(ignored);
@@ -552,20 +564,29 @@ class MultiplyAdd {
         const uint32_t group = function.add_variable(uint_pointer);
         body.add(spv::OpStore, 0, {group, place.row_group()});
         const uint32_t void_type = state_.types().get_type_void();
+        uint32_t column_lane = 0;  // the *_distributed kernels' last parameter
+        if (shuffles_operands()) {
+            column_lane = function.add_variable(uint_pointer);
+            body.add(spv::OpStore, 0, {column_lane, b_column_lane(body)});
+        }
+        const auto call = [&](ir::Builder& at, std::vector<uint32_t> arguments) {
+            if (column_lane) arguments.push_back(column_lane);
+            at.add(spv::OpFunctionCall, void_type, arguments);
+        };
         if (!is_float_) {
-            body.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group});
+            call(body, {kernel, a, b, c, group});
         } else {
             // The kernel takes K_STEPS steps from k_first: one call, or a loop the driver keeps.
             const uint32_t steps = k_steps(), k = ka_->columns;
             const uint32_t k_first = function.add_variable(uint_pointer);
             if (steps == k) {
                 body.add(spv::OpStore, 0, {k_first, state_.uint_constant(0)});
-                body.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group, k_first});
+                call(body, {kernel, a, b, c, group, k_first});
             } else {
                 const uint32_t chunk = function.begin_loop(state_.uint_constant(k / steps), spv::LoopControlDontUnrollMask);
                 ir::Builder& loop = function.body();
                 loop.add(spv::OpStore, 0, {k_first, loop.add(spv::OpIMul, state_.uint_type(), {chunk, state_.uint_constant(steps)})});
-                loop.add(spv::OpFunctionCall, void_type, {kernel, a, b, c, group, k_first});
+                call(loop, {kernel, a, b, c, group, k_first});
                 function.end_loop();
             }
         }
