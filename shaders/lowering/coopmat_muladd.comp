@@ -31,15 +31,20 @@ layout(constant_id = 11) const uint A_LANES = 1;
 // holds all K rows.
 layout(constant_id = 12) const uint B_GROUPS = 1;
 layout(constant_id = 13) const uint B_LANES = 1;  // B's column lanes: invocation l is column lane l % B_LANES
+// A distributed A's column lanes P: the copies of its row lanes split K, invocation l holding row
+// lane (l / P) % Lr's rows, K / P columns from (l % P) K / P (lane_layout.h)
+layout(constant_id = 14) const uint A_PARTS = 1;
 
 // The *_distributed kernels, for a distributed A or a split B (they take the invocation's column lane).
 // The invocation's A value at accumulator row group + u * G, column k. From a distributed A: held
-// by row lane row % Lr at element (row / Lr) * K + k. The element is the same in every invocation,
-// (u * G) / Lr * K + k (G divides Lr where Lr = S, and row / Lr = 0 where Lr = M), so one shuffle
-// brings each invocation its value; where G = 1 every invocation asks the same lane (a broadcast).
-// From a replicated A (one row lane), the invocation's own.
-#define SHUFFLED_A(u, k) (A_LANES == 1 ? a[(group + (u) * G) * K + (k)] \
-                                       : subgroupShuffle(a[((u) * G) / A_LANES * K + (k)], (group + (u) * G) % A_LANES))
+// by row lane row % Lr, column lane k / (K / P), at element (row / Lr) * (K / P) + k % (K / P). The
+// element is the same in every invocation (G divides Lr where Lr = S, and row / Lr = 0 where Lr = M),
+// so one shuffle brings each invocation its value; where G = 1 every invocation asks the same lane (a
+// broadcast). From a replicated A (one row lane, one column lane), the invocation's own.
+#define A_COLUMNS (K / A_PARTS)
+#define SHUFFLED_A(u, k) (A_LANES == 1 && A_PARTS == 1 ? a[(group + (u) * G) * K + (k)] \
+                                       : subgroupShuffle(a[((u) * G) / A_LANES * A_COLUMNS + (k) % A_COLUMNS], \
+                                                         (group + (u) * G) % A_LANES * A_PARTS + (k) / A_COLUMNS))
 // The invocation's B value at row k, its column t: shuffled from its column lane in the group that
 // holds row k, at element (k / B_GROUPS) * NL + t, the same in every invocation; its own where every
 // group holds all K rows.

@@ -59,8 +59,9 @@ TEST(CooperativeMatrixPass, EveryCoopmatModuleLowersToValidSpirvAtEverySubgroupS
 // Every element of the matrix, for every invocation of the subgroup: which (row, column) it holds.
 std::multiset<std::pair<uint32_t, uint32_t>> held(uint32_t rows, uint32_t columns, cooperative_matrix::Use use,
                                                   uint32_t subgroup_size, bool distributed_matrices = false,
-                                                  bool square_blocks = false) {
-    const auto layout = cooperative_matrix::lane_layout(rows, columns, use, subgroup_size, distributed_matrices, square_blocks);
+                                                  bool square_blocks = false, bool split_a_columns = false) {
+    const auto layout =
+        cooperative_matrix::lane_layout(rows, columns, use, subgroup_size, distributed_matrices, square_blocks, split_a_columns);
     std::multiset<std::pair<uint32_t, uint32_t>> elements;
     for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
         for (uint32_t e = 0; e < layout->length; ++e) {
@@ -158,6 +159,49 @@ TEST(CooperativeMatrixLaneLayout, ADistributedHoldsEachRowInOneRowLaneOfEachRepl
     }
     // Rows that do not spread evenly over the row lanes keep the replicated layout.
     EXPECT_EQ(cooperative_matrix::lane_layout(24, 16, Use::A, 16, true)->length, 24u * 16u);
+}
+
+// A distributed A whose row lanes' copies split its K columns (split_a_columns, where A goes through
+// shared memory): each element held by S / writers invocations, and the value the kernel's shuffle
+// asks for (shaders/lowering/coopmat_muladd.comp, SHUFFLED_A) for accumulator row group + u * G and
+// column k is that element, at the same index in every invocation's source lane.
+TEST(CooperativeMatrixLaneLayout, AColumnsSplitOverTheCopiesAreFoundWhereTheMultiplyAddShufflesFrom) {
+    using cooperative_matrix::Use;
+    size_t split = 0;
+    for (uint32_t subgroup_size : {4u, 8u, 16u, 32u, 64u, 128u}) {
+        for (auto [m, n, k_columns] : {std::tuple{16u, 16u, 16u}, {8u, 8u, 8u}, {16u, 8u, 16u}, {8u, 32u, 16u}, {4u, 8u, 2u}, {32u, 16u, 8u}}) {
+            SCOPED_TRACE(std::format("{}x{}x{} at {}", m, n, k_columns, subgroup_size));
+            const auto a = cooperative_matrix::lane_layout(m, k_columns, Use::A, subgroup_size, true, false, true);
+            const auto c = cooperative_matrix::lane_layout(m, n, Use::Accumulator, subgroup_size);
+            ASSERT_TRUE(a && c);
+            const uint32_t row_lanes = a->row_groups, parts = a->column_lanes, columns = a->columns_per_lane;
+            EXPECT_EQ(row_lanes, std::min(subgroup_size, m));
+            EXPECT_EQ(parts * columns, k_columns);
+            split += parts > 1;
+            const auto elements = held(m, k_columns, Use::A, subgroup_size, true, false, true);
+            for (uint32_t r = 0; r < m; ++r) {
+                for (uint32_t col = 0; col < k_columns; ++col) {
+                    EXPECT_EQ(elements.count({r, col}), subgroup_size / a->writers()) << r << "," << col;
+                }
+            }
+            for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
+                const uint32_t group = (lane / c->column_lanes) % c->row_groups;
+                for (uint32_t u = 0; u < c->rows_per_lane; ++u) {
+                    const uint32_t row = group + u * c->row_groups;
+                    for (uint32_t k = 0; k < k_columns; ++k) {
+                        const uint32_t source = row % row_lanes * parts + k / columns;
+                        const uint32_t e = u * c->row_groups / row_lanes * columns + k % columns;
+                        ASSERT_LT(source, subgroup_size);
+                        EXPECT_EQ(a->row(e, (source / parts) % row_lanes), row);
+                        EXPECT_EQ(a->column(e, source % parts), k);
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(split, 0u);
+    EXPECT_EQ(cooperative_matrix::lane_layout(8, 8, Use::A, 32, true)->length, 8u);  // copies repeat K
+    EXPECT_EQ(cooperative_matrix::lane_layout(8, 8, Use::A, 32, true, false, true)->length, 2u);
 }
 
 // A B in the distributed layout: its K rows split over the row groups of the accumulator's column

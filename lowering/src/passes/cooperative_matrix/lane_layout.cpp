@@ -19,15 +19,18 @@ LaneLayout accumulator_layout(uint32_t rows, uint32_t columns, uint32_t subgroup
 }  // namespace
 
 std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size, bool distributed_matrices,
-                                      bool square_blocks) {
+                                      bool square_blocks, bool split_a_columns) {
     if (rows == 0 || columns == 0 || subgroup_size == 0) return std::nullopt;
     if (use == Use::A) {
         const uint32_t row_lanes = std::min(subgroup_size, rows);
         if (!distributed_matrices || rows % row_lanes != 0 || subgroup_size % row_lanes != 0) {
             return LaneLayout{rows * columns, 1, 1, columns, rows};
         }
+        // With split_a_columns the subgroup's S / row_lanes copies of the row lanes split the K
+        // columns between them (column lanes), as far as K divides.
         const uint32_t rows_per_lane = rows / row_lanes;
-        return LaneLayout{rows_per_lane * columns, 1, row_lanes, columns, rows_per_lane};
+        const uint32_t parts = split_a_columns ? std::gcd(subgroup_size / row_lanes, columns) : 1;
+        return LaneLayout{rows_per_lane * (columns / parts), parts, row_lanes, columns / parts, rows_per_lane};
     }
     // min(S, N) wherever one divides the other (subgroup sizes and most shapes are powers of two);
     // otherwise (80 columns over 32 lanes) fewer column lanes holding more columns each.

@@ -10,7 +10,11 @@
 //    Lr apart hold the same rows. In the LaneLayout below the row lane plays the row group (G = Lr,
 //    one column lane). The multiply-add shuffles each A value to the invocations whose accumulator
 //    rows need it; the row an invocation needs of A at each step sits at the same element in every
-//    row lane (multiply_add.cpp), so one shuffle serves the whole subgroup.
+//    row lane (multiply_add.cpp), so one shuffle serves the whole subgroup. Where a multiply-add
+//    reads A from shared memory (split_a_columns), the S / Lr copies of the row lanes split the K
+//    columns instead of repeating them: P = gcd(S / Lr, K) column lanes of K / P columns each,
+//    invocation l holding row lane (l / P) % Lr's rows, columns (l % P) K / P on, so that each
+//    invocation converts and stores its share of A, not its row lane's whole rows.
 //  - B (K x N) and accumulators (M x N): the N columns are dealt to Lc = gcd(S, N) "column lanes"
 //    (min(S, N) where one divides the other) in runs of NL = N / Lc neighbours; invocation l is column
 //    lane cl = l % Lc and holds columns cl NL, cl NL + 1, ..., cl NL + NL - 1. When there are fewer
@@ -59,10 +63,12 @@ struct LaneLayout {
 
 // nullopt when the shape cannot be spread evenly over `subgroup_size` invocations. With
 // `distributed_matrices`, an A takes the distributed layout where its rows spread evenly over the row lanes,
-// else the replicated one, and a B has its K rows split over the row groups. With `square_blocks`, an accumulator takes fewer column lanes than gcd(S, N)
+// else the replicated one (its columns split over the row lanes' copies with `split_a_columns`), and a B
+// has its K rows split over the row groups. With `square_blocks`, an accumulator takes fewer column lanes than gcd(S, N)
 // where that makes each invocation's block of rows x columns squarer (workgroup accumulators in the
 // GPU layout, whose multiply-adds stream A and B from shared memory: matrix_types.cpp).
 std::optional<LaneLayout> lane_layout(uint32_t rows, uint32_t columns, Use use, uint32_t subgroup_size,
-                                      bool distributed_matrices = false, bool square_blocks = false);
+                                      bool distributed_matrices = false, bool square_blocks = false,
+                                      bool split_a_columns = false);
 
 }  // namespace vkpolyfill::lowering::cooperative_matrix

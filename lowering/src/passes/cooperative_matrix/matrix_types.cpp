@@ -40,7 +40,12 @@ std::optional<MatrixType> subgroup_type(uint32_t rows, uint32_t columns, Use use
     // 43,483 cycles, 248 registers either way; docs/real_gpus.md, "B's rows split over the row groups").
     const bool split_b = context.target.split_b_rows && !context.target.distributed_a_from_shared_memory;
     const bool distributed = distributes_matrices(context) && (use != Use::B || split_b);
-    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size, distributed);
+    // Where A goes through shared memory, its copies split K: each invocation converts and stores a
+    // share of A, not all its rows (RX 6800: the project's 8x8x8 GEMM 9,660 -> 6,016 cycles, 12 ->
+    // 16 waves; docs/real_gpus.md, "A's columns split over its copies"). Where A is shuffled, NAK
+    // took more registers with it.
+    const bool split_a = distributed && context.target.distributed_a_from_shared_memory;
+    const std::optional<LaneLayout> layout = lane_layout(rows, columns, use, subgroup_size, distributed, false, split_a);
     if (!layout) {
         error(std::format("a {}x{} matrix cannot be spread evenly over a subgroup of {} invocations", rows, columns,
                           subgroup_size));

@@ -399,7 +399,7 @@ class MultiplyAdd {
             uint_value(6, has(spv::CooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) ? 1 : 0),
             uint_value(7, ka_->length),       uint_value(8, kb_->length),      uint_value(9, c_->length),
             uint_value(10, k_steps()),        uint_value(11, ka_->layout.row_groups), uint_value(12, kb_->layout.row_groups),
-            uint_value(13, kb_->layout.column_lanes)};
+            uint_value(13, kb_->layout.column_lanes), uint_value(14, ka_->layout.column_lanes)};
         const bool distributed = shuffles_operands();
         std::vector<uint32_t> key{0x4B524E4Cu /* "KRNL" */, is_float_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
@@ -416,8 +416,9 @@ class MultiplyAdd {
     }
 
     // Whether the kernel shuffles A's or B's values in (the *_distributed kernels): a distributed A
-    // (row lanes in its row groups) or a B whose K rows are split over row groups (lane_layout.h).
-    bool shuffles_operands() const { return ka_->layout.row_groups > 1 || kb_->layout.row_groups > 1; }
+    // (row lanes in its row groups, maybe column lanes) or a B whose K rows are split over row groups
+    // (lane_layout.h).
+    bool shuffles_operands() const { return ka_->layout.writers() > 1 || kb_->layout.row_groups > 1; }
 
     // The invocation's column lane of B (0 where B has one).
     uint32_t b_column_lane(ir::Builder& b) {
