@@ -74,6 +74,7 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
     // Coherent reads: rasterization-order access for the aspects read, where the device has it for
     // all of them; otherwise the draws are split (which orders depth/stencil reads with early tests too).
     const bool split = needs_split_draws(tile.order, usage, false);
+    if (split) tile.draws_split.store(true, std::memory_order_release);
     if (!split && usage.early_fragment_tests && ((usage.depth && usage.coherent_depth) || (usage.stencil && usage.coherent_stencil))) {
         return refuse_tile_image_reads(data, code,
                                        "coherent depth or stencil reads with EarlyFragmentTests cannot be ordered (rasterization-order "

@@ -3,6 +3,7 @@
 // pipelines and command-buffer states. Destroyed before its VkDevice.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include <vkpolyfill/lowering/lower.h>
@@ -36,6 +37,10 @@ struct TileImageDevice {
     lowering::TileImageTarget target;
     std::string color_limit;  // the device limit that decides how many color locations the layer's set has
     TileImageOrder order;
+    // Set once a pipeline or shader object whose draws split is made: until then no draw splits, and
+    // the draw hooks skip looking up the command buffer's state (recording a draw through the layer
+    // on lavapipe 26: 0.057 us with the lookup, 0.035-0.038 without it).
+    std::atomic<bool> draws_split{false};
     // vkCmdSetRenderingInputAttachmentIndices, core or KHR, whichever the device has.
     PFN_vkCmdSetRenderingInputAttachmentIndices set_input_attachment_indices;
 

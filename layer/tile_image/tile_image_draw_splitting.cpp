@@ -67,6 +67,7 @@ bool needs_split_draws(const TileImageOrder& order, const lowering::TileImageUsa
 }
 
 CommandBufferState* splitting_state(const TileImageDevice& tile, VkCommandBuffer command_buffer) {
+    if (!tile.draws_split.load(std::memory_order_acquire)) return nullptr;
     CommandBufferState* state = tile.command_buffers.find(command_buffer);
     return state && state->rendering && state->pipeline && state->pipeline->split_draws ? state : nullptr;
 }

@@ -44,8 +44,9 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     prepared.set_layouts = tile.layouts.set_layouts(application.sets);
     // Shader objects cannot ask for rasterization-order access: their coherent reads are ordered by
     // splitting their draws (topology: the command buffer's), except where the driver shades in order.
-    prepared.reads = std::make_shared<const TilePipeline>(
-        TilePipeline{std::move(layout), std::move(set_layout), needs_split_draws(tile.order, usage, true), std::nullopt});
+    const bool split = needs_split_draws(tile.order, usage, true);
+    if (split) tile.draws_split.store(true, std::memory_order_release);
+    prepared.reads = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout), split, std::nullopt});
     info.pCode = prepared.single->data();
     info.codeSize = prepared.single->size() * sizeof(uint32_t);
     info.setLayoutCount = static_cast<uint32_t>(prepared.set_layouts.size());
