@@ -11,6 +11,7 @@
 #include "core/instance_data.h"
 #include "core/layer_extensions.h"
 #include "layer_info.h"
+#include "tile_image/tile_image_device.h"
 
 #define VKPOLYFILL_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -62,7 +63,7 @@ const Hook kShaderHooks[] = {
     VKPOLYFILL_HOOK(CreateShadersEXT, CreateShadersEXT),
 };
 // The tile-image emulation: the device's own entry points unless the application enabled the emulated
-// VK_EXT_shader_tile_image, so other devices pay nothing for it (draws included).
+// VK_EXT_shader_tile_image, so other devices pay nothing for it.
 const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CreateImage, CreateImage),
     VKPOLYFILL_HOOK(CreateImageView, CreateImageView),
@@ -89,6 +90,11 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CmdPipelineBarrier2KHR, CmdPipelineBarrier2KHR),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocations, CmdSetRenderingAttachmentLocations),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocationsKHR, CmdSetRenderingAttachmentLocationsKHR),
+};
+// The draws, and the state split draws need, only where a draw may split (TileImageOrder::may_split):
+// on lavapipe, whose rasterization order and primitive-order shading serve every read, recording a
+// draw costs what it costs without the layer.
+const Hook kDrawSplittingHooks[] = {
     VKPOLYFILL_HOOK(CmdDraw, CmdDraw),
     VKPOLYFILL_HOOK(CmdDrawIndexed, CmdDrawIndexed),
     VKPOLYFILL_HOOK(CmdDrawIndirect, CmdDrawIndirect),
@@ -202,7 +208,8 @@ PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const 
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(get_device_proc_addr);
     for (std::span<const Hook> hooks : {std::span<const Hook>(kInstanceHooks), std::span<const Hook>(kDeviceHooks),
                                         std::span<const Hook>(kTensorCommands), std::span<const Hook>(kTensorHooks),
-                                        std::span<const Hook>(kShaderHooks), std::span<const Hook>(kTileImageHooks)}) {
+                                        std::span<const Hook>(kShaderHooks), std::span<const Hook>(kTileImageHooks),
+                                        std::span<const Hook>(kDrawSplittingHooks)}) {
         if (PFN_vkVoidFunction hook = find_hook(hooks, pName)) return hook;
     }
     if (PFN_vkVoidFunction hook = find_physical_device_hook(pName)) return hook;
@@ -225,6 +232,9 @@ PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* 
     }
     if (data.tile_image) {
         if (PFN_vkVoidFunction hook = find_hook(kTileImageHooks, pName)) return hook;
+        if (data.tile_image->order.may_split()) {
+            if (PFN_vkVoidFunction hook = find_hook(kDrawSplittingHooks, pName)) return hook;
+        }
     }
     if (!data.shaders) return next;
     if (PFN_vkVoidFunction hook = find_hook(kShaderHooks, pName)) return hook;

@@ -26,6 +26,10 @@ struct TileImageOrder {
     bool color = false, depth = false, stencil = false;  // rasterization-order access the device has
     bool shades_in_primitive_order = false;
     bool always_split = false;
+
+    // Whether any pipeline or shader object may split its draws (needs_split_draws); where none can,
+    // the device's draws are not intercepted at all.
+    bool may_split() const { return always_split || !color || !depth || !stencil || !shades_in_primitive_order; }
 };
 
 struct TileImageDevice {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <format>
+#include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -74,6 +75,33 @@ TEST(TileImageReporting, TheDriverGetsLocalReadsAndRasterizationOrderInsteadOfTh
     EXPECT_EQ(enabled.count(kExtension), 0u);
     EXPECT_EQ(enabled.count(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME), 1u);
     EXPECT_EQ(enabled.count(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME), 1u);
+}
+
+// Lavapipe's rasterization order serves every coherent read, so no draw can split there and the layer
+// leaves the draws and the state only split draws need to the driver (the driver is loaded once, its
+// entry points have one address); with tile_image_ordering=draw_splitting it intercepts them. What
+// tile images need beside them (render pass instances, pipelines) is intercepted either way.
+TEST(TileImageReporting, DrawsAreInterceptedOnlyWhereTheyMaySplit) {
+    Context driver({.layer = false});
+    const auto emulating = [](const char* ordering) {
+        ScopedEnv setting("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING", ordering);
+        VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper();
+        features.shaderTileImageColorReadAccess = VK_TRUE;
+        return std::make_unique<Context>(ContextOptions{.device_extensions = {kExtension}, .device_features_next = &features});
+    };
+    const std::unique_ptr<Context> ordered = emulating(nullptr), splitting = emulating("draw_splitting");
+    const auto intercepted = [&](const Context& context, const char* name) {
+        return vkGetDeviceProcAddr(context.device, name) != vkGetDeviceProcAddr(driver.device, name);
+    };
+    for (const char* name : {"vkCmdDraw", "vkCmdDrawIndexed", "vkCmdDrawIndirect", "vkCmdDrawIndexedIndirectCount",
+                             "vkCmdSetPrimitiveTopology", "vkCmdBindIndexBuffer"}) {
+        EXPECT_FALSE(intercepted(*ordered, name)) << name;
+        EXPECT_TRUE(intercepted(*splitting, name)) << name;
+    }
+    for (const char* name : {"vkCmdBeginRendering", "vkCmdBindPipeline", "vkCreateGraphicsPipelines"}) {
+        EXPECT_TRUE(intercepted(*ordered, name)) << name;
+        EXPECT_TRUE(intercepted(*splitting, name)) << name;
+    }
 }
 
 // A device emulating tile images (color and depth reads), its debug messages and a scene renderer, for
