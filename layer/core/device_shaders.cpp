@@ -17,15 +17,20 @@ uint32_t spirv_version_for(uint32_t api_version) {
     return 0x00010000;
 }
 
+// Lavapipe before Mesa 26: lavapipe 25.0.7 reports driverVersion 0.0.1, Mesa 26 its own version, so
+// an older lavapipe (or one reporting no version) counts as before 26.
+bool lavapipe_before_26(const PhysicalDeviceFacts& facts) {
+    return facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE && VK_API_VERSION_MAJOR(facts.properties.driverVersion) < 26;
+}
+
 // Whether the driver loads a value every invocation of a subgroup reads from one address once per
 // subgroup. GPUs do (scalar or uniform loads); lavapipe does from Mesa 26 on. Lavapipe 25.0.7 loads it
 // per invocation (measured: the workgroup GEMM's A and B in subgroup bands made it 1.4x slower there
-// and 1.6x faster on 26.1.6); it reports driverVersion 0.0.1, Mesa 26 its own version, so
-// an older lavapipe (or one reporting no version) counts as per invocation.
+// and 1.6x faster on 26.1.6).
 // The `uniform_loads` setting overrides it (a driver that mishandles one form can be given the other).
 bool scalar_uniform_loads(const PhysicalDeviceFacts& facts, UniformLoads setting) {
     if (setting != UniformLoads::Auto) return setting == UniformLoads::Scalar;
-    return facts.driver.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || VK_API_VERSION_MAJOR(facts.properties.driverVersion) >= 26;
+    return !lavapipe_before_26(facts);
 }
 
 // Whether compute shaders may shuffle and broadcast values between a subgroup's invocations.
@@ -113,6 +118,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.native = record.native_set();
     target.simd_lane_invocations = record.facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     target.scalar_uniform_loads = scalar_uniform_loads(record.facts, settings.uniform_loads);
+    target.unflattened_selections = lavapipe_before_26(record.facts);  // measured there only (lowering::Target)
     target.subgroup_shuffles = subgroup_shuffles(record.facts, target.spirv_version);
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
     target.distributed_a_from_shared_memory = distributed_a_from_shared_memory(record.facts, settings.distributed_a);

@@ -79,7 +79,7 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
     }
     for (uint32_t field : {target.spirv_version, target.vulkan_version, target.subgroup_size, target.max_shared_memory_bytes,
                            target.emulate, target.native, target.simd_lane_invocations ? 1u : 0u,
-                           target.scalar_uniform_loads ? 1u : 0u, target.subgroup_shuffles ? 1u : 0u,
+                           target.scalar_uniform_loads ? 1u : 0u, target.unflattened_selections ? 1u : 0u, target.subgroup_shuffles ? 1u : 0u,
                            target.distributed_matrices ? 1u : 0u, target.distributed_a_from_shared_memory ? 1u : 0u,
                            target.split_b_rows ? 1u : 0u,
                            target.shader_int16 ? 1u : 0u, target.unroll_up_to,

@@ -267,6 +267,58 @@ TEST(CooperativeMatrixPass, WorkgroupOperandsAreBandedOnlyWhereUniformLoadsAreSc
     EXPECT_GE(barriers_when_lowered("gemm_coopmat2.comp.spv", 256, false), 2u);
 }
 
+// The selection controls of a module's OpSelectionMerges, function by function, read from its words:
+// entry-point functions under 0, the others under their ids.
+std::map<uint32_t, std::vector<uint32_t>> selection_controls(const std::vector<uint32_t>& words) {
+    std::set<uint32_t> entry_functions;
+    std::map<uint32_t, std::vector<uint32_t>> controls;
+    uint32_t function = 0;
+    for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+        const uint32_t opcode = words[at] & 0xFFFF;
+        if (opcode == spv::OpEntryPoint) entry_functions.insert(words[at + 2]);
+        if (opcode == spv::OpFunction) function = entry_functions.contains(words[at + 2]) ? 0 : words[at + 2];
+        if (opcode == spv::OpSelectionMerge) controls[function].push_back(words[at + 2]);
+    }
+    return controls;
+}
+
+// Target::unflattened_selections marks DontFlatten the selections of the entry point's own code
+// (workgroup_gemm_loop.comp's tests of OP), not those of the functions the lowering adds, and leaves
+// a control the module gives (Flatten on the first) as it is.
+TEST(CooperativeMatrixPass, UnflattenedSelectionsMarkTheEntryPointsOwnSelections) {
+    const auto module = std::ranges::find_if(corpus(), [](const CorpusModule& m) { return m.name == "workgroup_gemm_loop.comp.spv"; });
+    ASSERT_NE(module, corpus().end());
+    std::vector<uint32_t> words = module->words;
+    const std::optional<size_t> first = find_opcode(words, spv::OpSelectionMerge);
+    ASSERT_TRUE(first);
+    words[*first + 2] = spv::SelectionControlFlattenMask;
+    Options options;
+    options.specialization.push_back({0, {0, 0, 0, 0}});
+    for (const bool unflattened : {false, true}) {
+        SCOPED_TRACE(unflattened ? "unflattened" : "as given");
+        Target target = emulating_coopmat(8, true);
+        target.unflattened_selections = unflattened;
+        const Result result = lower(words, target, options);
+        ASSERT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        const auto controls = selection_controls(result.words);
+        ASSERT_TRUE(controls.contains(0));
+        const std::vector<uint32_t>& own = controls.at(0);
+        ASSERT_GE(own.size(), 2u);
+        EXPECT_EQ(own[0], uint32_t{spv::SelectionControlFlattenMask});
+        for (size_t i = 1; i < own.size(); ++i) {
+            EXPECT_EQ(own[i], unflattened ? uint32_t{spv::SelectionControlDontFlattenMask} : uint32_t{spv::SelectionControlMaskNone}) << i;
+        }
+        size_t added = 0;
+        for (const auto& [function, list] : controls) {
+            if (function == 0) continue;
+            added += list.size();
+            for (const uint32_t control : list) EXPECT_EQ(control, uint32_t{spv::SelectionControlMaskNone}) << "function %" << function;
+        }
+        EXPECT_GT(added, 0u);  // the lowering's own functions branch too
+    }
+}
+
 // The workgroup GEMM with A and B striped and staged: within the default budget (half the device's
 // 32 KiB) all of K at once; with a reserve of 1 KiB K in chunks, staged and multiplied in a loop.
 TEST(CooperativeMatrixPass, StagedMultiplyAddsStageKInChunksThatFitTheReserve) {

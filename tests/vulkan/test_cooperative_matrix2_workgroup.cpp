@@ -325,6 +325,20 @@ TEST(CooperativeMatrix2WorkgroupSettings, UniformLoadsChooseHowTheLayerLowers) {
               lowered[lavapipe_before_26() ? Lowering::LayerPerInvocationLoads : Lowering::LayerScalarLoads]);
 }
 
+// On lavapipe before 26 the layer keeps the shader's own selections as branches (DontFlatten:
+// lowering::Target::unflattened_selections); elsewhere it leaves their control as the shader gives it.
+TEST(CooperativeMatrix2WorkgroupSettings, SelectionsStayBranchesOnLavapipeBefore26) {
+    TempDir dumps;
+    ScopedEnv dump_dir("VK_POLYFILL_EXTENSIONS_DUMP_DIR", dumps.path().c_str());
+    const Inputs in = make_inputs();
+    EXPECT_EQ(run(Lowering::Layer, 0, in, kRows * kColumns), scores(in));
+    const auto files = dumps.files_ending_with(".lowered.spv");
+    ASSERT_EQ(files.size(), 1u);
+    const std::string text = lowering::disassemble(read_words(files[0]));
+    ASSERT_NE(text.find("OpSelectionMerge"), std::string::npos);
+    EXPECT_EQ(text.find("DontFlatten") != std::string::npos, lavapipe_before_26());
+}
+
 // Whether the default device's driver has VK_KHR_cooperative_matrix itself.
 bool driver_has_cooperative_matrices() {
     Context context({.layer = false});

@@ -86,6 +86,14 @@ struct Target {
     // staged through shared memory, each element read once per workgroup, rather than copied into the
     // bands of every subgroup that needs them (passes/cooperative_matrix/matrix_types.h).
     bool scalar_uniform_loads = true;
+    // The selection constructs of a module's own entry-point code are marked DontFlatten where it
+    // gives no control (the cooperative-matrix pass does it to the modules it lowers), so that the
+    // driver branches on them rather than folding them into selects (NIR's peephole select honours
+    // the hint). Lavapipe 25: llama.cpp's coopmat2 GEMMs, whose prologue tests the tile's alignment in
+    // a chain of short-circuit ifs before taking one of its K loops, ran 2x faster through the layer
+    // with the chain kept (f16 and q4_0, ggml's test-backend-ops perf); the driver's reason was not
+    // traced. Lavapipe 26 ran them alike either way.
+    bool unflattened_selections = false;
     // Compute shaders have the subgroup shuffle and ballot operations (VkPhysicalDeviceSubgroupProperties)
     // and the module may use them (SPIR-V 1.3 on): subgroup-scope row reductions and accumulator-to-A
     // conversions then move values between invocations with shuffles and broadcasts instead of

@@ -11,6 +11,7 @@
 #include "ir/type_order.h"
 #include "passes/common/entry_point_reach.h"
 #include "passes/common/packed_16bit_arrays.h"
+#include "passes/common/selection_control.h"
 #include "passes/cooperative_matrix/carried_matrices.h"
 #include "passes/cooperative_matrix/element_ops.h"
 #include "passes/cooperative_matrix/lowering_state.h"
@@ -93,6 +94,7 @@ class CooperativeMatrixPass final : public Pass {
         for (size_t f = 0; f < original_functions; ++f) cooperative_matrix::carry_matrices_in_variables(state, *context.module.functions[f]);
         replace_types(state);
         remove_declarations(context.module);
+        if (context.target.unflattened_selections) keep_entry_point_selections(context.module);
         // The GPU layout: a GPU's registers hold 16-bit components two at a time (as 32-bit words
         // where the Float16 pass, after this one, will hold halves as f32).
         if (context.target.distributed_matrices) {
