@@ -173,7 +173,10 @@ std::vector<float> run(Lowering lowering, uint32_t op, const Inputs& in, size_t 
     Coopmat2ComputeFeatures coopmat(true);
     VkPhysicalDeviceVulkan11Features features11 = vku::InitStructHelper(layer ? coopmat.head() : nullptr);
     features11.storageBuffer16BitAccess = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features11);
+    // workgroup_flash_attention.comp sizes its workgroup by LocalSizeId.
+    VkPhysicalDeviceVulkan13Features features13 = vku::InitStructHelper(&features11);
+    features13.maintenance4 = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features features12 = vku::InitStructHelper(&features13);
     features12.shaderFloat16 = VK_TRUE;
     features12.vulkanMemoryModel = VK_TRUE;
     std::vector<const char*> extensions;
