@@ -395,6 +395,26 @@ TEST(CooperativeMatrixPass, WorkgroupBandsLongerThanTheTargetWritesOutAreStreame
     }
 }
 
+// In the streamed multiply-add of llama.cpp's GEMM tile (every lane of a subgroup holds the same
+// accumulator rows), on SIMD lanes that load a value every lane reads per lane (lavapipe 25), A's
+// values come a K step a lane and reach the other lanes by broadcasts; where uniform loads are scalar,
+// or invocations are not SIMD lanes, each invocation reads them itself. Results are checked on the
+// device by vulkan.*.CooperativeMatrix2Workgroup/*StreamedOnLanes.
+TEST(CooperativeMatrixPass, StreamedAOnSimdLanesWithPerLaneLoadsIsBroadcast) {
+    const auto broadcasts = [](bool simd_lanes, bool scalar_loads) {
+        Target target = emulating_coopmat(8, simd_lanes);
+        target.scalar_uniform_loads = scalar_loads;
+        target.subgroup_shuffles = true;
+        const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", {256, 8, 256, 128, 256, 64}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        return read_facts(result.words).count(spv::OpGroupNonUniformBroadcast);
+    };
+    EXPECT_EQ(broadcasts(true, false), 8u * 8u);  // 8 rows an invocation, 8 K steps an iteration
+    EXPECT_EQ(broadcasts(true, true), 0u);
+    EXPECT_EQ(broadcasts(false, false), 0u);
+}
+
 // A workgroup-scope conversion larger than the reserve (workgroup_attention.comp's 32x32 P to an f16
 // A: 2 KiB) goes through shared memory a few rows at a time, in a loop, and the lowering takes no more
 // shared memory than the reserve for it (vulkan.*.CooperativeMatrix2Workgroup/*InChunks run it).

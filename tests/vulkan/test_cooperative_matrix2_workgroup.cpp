@@ -100,7 +100,9 @@ std::vector<float> flash_attention(const Inputs& in) {
 // multiply-add stages K in chunks of 4 and sums them one after another. LibraryDistributed: the GPUs'
 // matrix layout (Target::distributed_matrices: A distributed over subgroups, workgroup A and B striped
 // and multiplied step by step from shared memory); LibraryDistributedInChunks: that, staged in chunks
-// of K as above. Layer: the layer's lowering
+// of K as above. LibraryStreamedOnLanes: lavapipe 25's lowering (invocations as SIMD lanes, uniform
+// loads per invocation) with unroll_up_to 0, so that every float multiply-add streams A and B from
+// shared memory, A's values broadcast from the lane that read them. Layer: the layer's lowering
 // with its `uniform_loads` setting at auto; LayerScalarLoads, LayerPerInvocationLoads: set to scalar,
 // per_invocation. LayerOnMatrixUnits: the layer emulating VK_NV_cooperative_matrix2 (force_emulation)
 // with its matrix_units setting at native, so that on a driver with cooperative matrices of its own
@@ -115,6 +117,7 @@ enum class Lowering {
     LibraryStagedInChunks,
     LibraryDistributed,
     LibraryDistributedInChunks,
+    LibraryStreamedOnLanes,
     Layer,
     LayerScalarLoads,
     LayerPerInvocationLoads,
@@ -147,6 +150,11 @@ std::vector<uint32_t> lowered_by_library(VkPhysicalDevice physical_device, const
     }
     if (lowering == Lowering::LibraryDistributed || lowering == Lowering::LibraryDistributedInChunks) {
         target.distributed_matrices = target.subgroup_shuffles = true;
+    }
+    if (lowering == Lowering::LibraryStreamedOnLanes) {
+        target.simd_lane_invocations = target.subgroup_shuffles = true;
+        target.scalar_uniform_loads = false;
+        target.unroll_up_to = 0;
     }
     target.max_shared_memory_bytes = 32768;
     target.emulate = lowering::bit(lowering::Emulated::KhrCooperativeMatrix) | lowering::bit(lowering::Emulated::NvCooperativeMatrix2);
@@ -376,7 +384,7 @@ TEST(CooperativeMatrix2WorkgroupSettings, MatrixUnitsMultiplyOnTheDriversCoopera
 INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                          testing::Values(Lowering::Library, Lowering::LibraryAsLoops, Lowering::LibraryPerInvocationLoads,
                                          Lowering::LibraryStagedInChunks, Lowering::LibraryDistributed,
-                                         Lowering::LibraryDistributedInChunks, Lowering::Layer, Lowering::LayerScalarLoads,
+                                         Lowering::LibraryDistributedInChunks, Lowering::LibraryStreamedOnLanes, Lowering::Layer, Lowering::LayerScalarLoads,
                                          Lowering::LayerPerInvocationLoads, Lowering::LayerOnMatrixUnits,
                                          Lowering::LayerOnKeptMatrixUnits),
                          [](const testing::TestParamInfo<Lowering>& param) {
@@ -387,6 +395,7 @@ INSTANTIATE_TEST_SUITE_P(Lowered, CooperativeMatrix2Workgroup,
                                  case Lowering::LibraryStagedInChunks: return "ByTheLibraryStagedInChunks";
                                  case Lowering::LibraryDistributed: return "ByTheLibraryDistributed";
                                  case Lowering::LibraryDistributedInChunks: return "ByTheLibraryDistributedInChunks";
+                                 case Lowering::LibraryStreamedOnLanes: return "ByTheLibraryStreamedOnLanes";
                                  case Lowering::Layer: return "ByTheLayer";
                                  case Lowering::LayerScalarLoads: return "ByTheLayerWithScalarLoads";
                                  case Lowering::LayerPerInvocationLoads: return "ByTheLayerWithPerInvocationLoads";

@@ -274,8 +274,28 @@ class MultiplyAdd {
         // GEMM, 512x64 over 128 invocations) the second step's values spilled more on every GPU
         // (docs/real_gpus.md, "Square register blocks"); llama.cpp's kernels hold 32 and 64.
         constexpr uint32_t kMostAccumulatorsForTwoSteps = 64;
-        const uint32_t unrolled =
-            distributes_matrices(state_.context) && kc % 2 == 0 && c_->length <= kMostAccumulatorsForTwoSteps ? 2 : 1;
+        // Where every lane of a subgroup holds the same accumulator rows, a row's A value at a K step is
+        // one address for the whole subgroup. A driver whose invocations are SIMD lanes and that loads
+        // such a value per lane (lavapipe 25: for 16-bit data a gather emulated lane by lane) has each
+        // lane read its own K step of the row instead, one read for as many steps as the subgroup has
+        // lanes, each step taking its value from its lane by a broadcast (a vector element there).
+        // llama.cpp's f16 GEMM (ggml's test-backend-ops perf, GFLOP/s) on lavapipe 25: 5.73 -> 7.56; on
+        // lavapipe 26, whose uniform loads read the value once: 7.65 -> 6.17, so not there.
+        const Target& target = state_.context.target;
+        const uint32_t lanes = target.subgroup_size;
+        const bool a_broadcast = target.simd_lane_invocations && !target.scalar_uniform_loads && target.subgroup_shuffles &&
+                                 module_.header.version >= 0x00010300 && layout.row_groups == 1 && lanes > 1 && kc % lanes == 0;
+        const uint32_t lane = a_broadcast ? state_.load_lane(b) : 0;
+        if (a_broadcast) {
+            module_.add_capability(spv::CapabilityGroupNonUniform);
+            module_.add_capability(spv::CapabilityGroupNonUniformBallot);
+        }
+        uint32_t unrolled = 1;
+        if (a_broadcast) {
+            unrolled = lanes;
+        } else if (distributes_matrices(state_.context) && kc % 2 == 0 && c_->length <= kMostAccumulatorsForTwoSteps) {
+            unrolled = 2;
+        }
         const uint32_t iteration = function.begin_loop(state_.uint_constant(kc / unrolled));
         const uint32_t k = unrolled == 1 ? iteration : b.add(spv::OpIMul, u, {iteration, state_.uint_constant(unrolled)});
         std::vector<uint32_t> a_bases, b_bases;
@@ -284,9 +304,21 @@ class MultiplyAdd {
             const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
             for (const Placement::Split& column : columns) b_bases.push_back(b.add(spv::OpIAdd, u, {line, column.base}));
         }
+        std::vector<uint32_t> lane_a_values;
+        if (a_broadcast) {
+            for (uint32_t i = 0; i < rows.size(); ++i) {
+                const uint32_t at = b.add(spv::OpIAdd, u, {a_bases[i], lane});
+                lane_a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {at, state_.uint_constant(rows[i].constant * kc)}), a_area, false));
+            }
+        }
         for (uint32_t step = 0; step < unrolled; ++step) {
             std::vector<uint32_t> a_values, b_values;
             for (uint32_t i = 0; i < rows.size(); ++i) {
+                if (a_broadcast) {
+                    a_values.push_back(b.add(spv::OpGroupNonUniformBroadcast, wide,
+                                             {state_.uint_constant(spv::ScopeSubgroup), lane_a_values[i], state_.uint_constant(step)}));
+                    continue;
+                }
                 const uint32_t offset = rows[i].constant * kc + step;
                 a_values.push_back(staged(*a_, b.add(spv::OpIAdd, u, {a_bases[i], state_.uint_constant(offset)}), a_area, false));
             }
