@@ -415,6 +415,45 @@ TEST(CooperativeMatrixPass, StreamedAOnSimdLanesWithPerLaneLoadsIsBroadcast) {
     EXPECT_EQ(broadcasts(false, false), 0u);
 }
 
+// Where invocations are SIMD lanes (lavapipe, per-lane uniform loads or not), the streamed
+// multiply-add of llama.cpp's GEMM tile stages B's f16 values two to a word, and an invocation reads
+// its 16 accumulator columns of a K step as 8 words (unpacked to two floats each); the GPU layout
+// keeps B's halves. Results are checked on the device by vulkan.*.CooperativeMatrix2Workgroup/*
+// (the StreamedOnLanes variants and the layer's runs of the same tile).
+TEST(CooperativeMatrixPass, StreamedBOnSimdLanesIsReadInWords) {
+    const auto unpacks = [](bool simd_lanes, bool scalar_loads, bool distributed) {
+        Target target = emulating_coopmat(8, simd_lanes);
+        target.scalar_uniform_loads = scalar_loads;
+        target.subgroup_shuffles = true;
+        target.distributed_matrices = distributed;
+        const Result result = lowered_corpus_module("gemm_coopmat2.comp.spv", {256, 8, 256, 128, 256, 64}, target);
+        EXPECT_TRUE(result.ok) << messages(result);
+        EXPECT_EQ(validate(result.words, kVulkan13), "");
+        // Unpacks of a word loaded from shared memory (those of words loaded from the buffers are not B's staging).
+        std::map<std::string, std::vector<std::string>> definitions;
+        std::istringstream lines(disassemble(result.words));
+        for (std::string line; std::getline(lines, line);) {
+            std::istringstream fields(line);
+            std::vector<std::string> f{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+            if (f.size() > 2 && f[1] == "=") definitions[f[0]] = f;
+        }
+        const auto defined_as = [&](const std::string& id, const std::string& opcode, const std::string& type) {
+            const auto found = definitions.find(id);
+            return found != definitions.end() && found->second[2] == opcode && found->second[3] == type;
+        };
+        size_t count = 0;
+        for (const auto& [id, f] : definitions) {
+            if (f.size() != 7 || f[2] != "OpExtInst" || f[5] != "UnpackHalf2x16" || !defined_as(f[6], "OpLoad", "%uint")) continue;
+            if (defined_as(definitions[f[6]][4], "OpAccessChain", "%_ptr_Workgroup_uint")) ++count;
+        }
+        return count;
+    };
+    EXPECT_EQ(unpacks(true, false, false), 8u * 8u);  // 8 words a K step, 8 K steps an iteration (A broadcast)
+    EXPECT_EQ(unpacks(true, true, false), 8u);
+    EXPECT_EQ(unpacks(false, true, true), 0u);
+    EXPECT_EQ(unpacks(false, true, false), 0u);
+}
+
 // A workgroup-scope conversion larger than the reserve (workgroup_attention.comp's 32x32 P to an f16
 // A: 2 KiB) goes through shared memory a few rows at a time, in a loop, and the lowering takes no more
 // shared memory than the reserve for it (vulkan.*.CooperativeMatrix2Workgroup/*InChunks run it).

@@ -119,7 +119,10 @@ std::optional<MatrixType> MatrixTypes::workgroup_type(uint32_t rows, uint32_t co
             return std::nullopt;
         }
         const uint32_t length = rows * columns / invocations;
-        const uint32_t run = distributes_matrices(context) && columns % 2 == 0 && length % 2 == 0 ? 2 : 1;
+        // Runs of 2 in the GPU layout, and for B where invocations are SIMD lanes: a streamed
+        // multiply-add there stages B's 16-bit floats a run to a word (multiply_add.cpp).
+        const bool paired = distributes_matrices(context) || (use == Use::B && context.target.simd_lane_invocations);
+        const uint32_t run = paired && columns % 2 == 0 && length % 2 == 0 ? 2 : 1;
         return MatrixType{0, {}, rows, columns, use, true, {}, WorkgroupLayout{invocations, 0, 0, 0, run}, length, 0};
     }
     const std::optional<WorkgroupLayout> spread = accumulator_bands(rows, columns, invocations, subgroup_size);

@@ -44,7 +44,8 @@ struct ComponentInfo {
 //    row-major run r is held by invocation r % invocations, at indices (r / invocations) * run and
 //    on; a multiply-add stages them through shared memory. Runs of 2 in the GPU layout: the two
 //    components a 16-bit pair of registers holds (packed_16bit_arrays.h) are then neighbours in memory,
-//    read and written as one 32-bit word, and the compilers keep them in one register. With runs
+//    read and written as one 32-bit word, and the compilers keep them in one register. Runs of 2
+//    for B on lavapipe too: the streamed multiply-add stages a run of 16-bit floats as one word. With runs
 //    of 1, flash attention's loop-invariant Q (64x128 f16 over 128 invocations) took 64 registers
 //    in its loop on RADV and NAK, one a half. Runs depend on the shape only, so that conversions
 //    between component types of one shape stay component-wise.

@@ -164,9 +164,10 @@ class MultiplyAdd {
         const uint32_t inner = streamed ? 0 : subgroup_function(*band_a_, *band_b_);
         if (!streamed && !inner) return 0;
 
+        b_words_ = streamed && !b_filling_ && stages_b_in_words(n);
         // A at the start of its component type's area, B after it when they share the type (and B is
-        // staged at all).
-        const bool shared_type = a_->component.type == b_->component.type && !b_filling_;
+        // staged at all, as components).
+        const bool shared_type = a_->component.type == b_->component.type && !b_filling_ && !b_words_;
         const uint32_t b_offset = shared_type ? m * kc : 0;
         const uint32_t a_area = shared_type ? m * kc + kc * n : m * kc;
         const uint32_t b_area = shared_type ? a_area : kc * n;
@@ -187,7 +188,10 @@ class MultiplyAdd {
         }
         scratch_.barrier(function.body(), true);  // the previous stage's reads are done
         store_to_scratch(state_, scratch_, function, *a_, function.parameter(0), 0, kc, false, a_area, a_window);
-        if (!b_filling_) store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window);
+        if (!b_filling_) {
+            store_to_scratch(state_, scratch_, function, *b_, function.parameter(1), b_offset, n, false, b_area, b_window,
+                             b_words_ ? u : 0);
+        }
         ir::Builder& b = function.body();
         scratch_.barrier(b, true);
         uint32_t result = 0;
@@ -204,6 +208,17 @@ class MultiplyAdd {
         function.finish(result);
         state_.remember_function(std::move(key), function.id());
         return function.id();
+    }
+
+    // Where invocations are SIMD lanes (lavapipe), a load whose address differs per lane is a
+    // gather, emulated lane by lane for 16-bit data, and the streamed multiply-add reads an
+    // invocation's B values of a K step (its accumulator columns, neighbours) with one load each. B's
+    // 16-bit floats are staged two to a uint instead (B's runs of 2, matrix_types.h), read a word
+    // at a time: half the gathers. The columns an invocation holds must pair up from an even one.
+    bool stages_b_in_words(uint32_t n) const {
+        return state_.context.target.simd_lane_invocations && !distributes_matrices(state_.context) &&
+               state_.types().float_format(b_->component.type) == ir::kFloat16 && b_->spread.run % 2 == 0 && n % 2 == 0 &&
+               c_->layout.columns_per_lane % 2 == 0;
     }
 
     // The band multiply-add on the staged operands: this subgroup's band of A (rows of the
@@ -302,7 +317,10 @@ class MultiplyAdd {
         for (const Placement::Split& row : rows) a_bases.push_back(b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k}));
         if (!row_sums) {
             const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
-            for (const Placement::Split& column : columns) b_bases.push_back(b.add(spv::OpIAdd, u, {line, column.base}));
+            for (const Placement::Split& column : columns) {
+                const uint32_t base = b.add(spv::OpIAdd, u, {line, column.base});
+                b_bases.push_back(b_words_ ? b.add(spv::OpShiftRightLogical, u, {base, state_.uint_constant(1)}) : base);
+            }
         }
         std::vector<uint32_t> lane_a_values;
         if (a_broadcast) {
@@ -329,9 +347,15 @@ class MultiplyAdd {
                 }
                 continue;
             }
-            for (uint32_t t = 0; t < columns.size(); ++t) {
+            for (uint32_t t = 0; t < columns.size(); t += b_words_ ? 2 : 1) {
                 const uint32_t offset = b_offset + columns[t].constant + step * n;
-                b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset)}), b_area, false));
+                if (!b_words_) {
+                    b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset)}), b_area, false));
+                    continue;
+                }
+                const uint32_t word = scratch_.load(b, u, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset / 2)}), b_area / 2, true);
+                const uint32_t pair = b.add(spv::OpExtInst, state_.types().get_type_vector(wide, 2), {fma_set, GLSLstd450UnpackHalf2x16, word});
+                for (uint32_t i = 0; i < 2; ++i) b_values.push_back(b.add(spv::OpCompositeExtract, wide, {pair, i}));
             }
             for (uint32_t i = 0; i < rows.size(); ++i) {
                 for (uint32_t t = 0; t < columns.size(); ++t) {
@@ -641,6 +665,7 @@ class MultiplyAdd {
     uint32_t mask_ = 0;
     bool is_float_ = false;
     uint32_t b_filling_ = 0;  // the constant filling B, where the streamed multiply-add sums A's rows instead
+    bool b_words_ = false;    // B staged as words of two 16-bit floats (stages_b_in_words)
     const MatrixType* ka_ = nullptr;  // the kernel's A and B: the operands, or a band's parts
     const MatrixType* kb_ = nullptr;
     std::optional<MatrixType> band_a_;

@@ -3,6 +3,7 @@
 #include <format>
 #include <functional>
 #include <utility>
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/function_builder.h"
@@ -53,6 +54,15 @@ uint32_t read_scratch(LoweringState& state, Scratch& scratch, ir::Builder& b, co
     const uint32_t u = state.uint_type();
     const uint32_t index = b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row, state.uint_constant(pitch)}), column});
     return read_scratch(scratch, b, source, index, source.rows * source.columns);
+}
+
+// Two 16-bit floats as one uint, `low` in the low half (as memory holds neighbours); exact, and no
+// 16-bit integer type needed.
+uint32_t pack_halves(LoweringState& state, ir::Builder& b, uint32_t low, uint32_t high) {
+    const uint32_t f32 = state.types().get_type_float(ir::kFloat32);
+    const uint32_t pair = b.add(spv::OpCompositeConstruct, state.types().get_type_vector(f32, 2),
+                                {b.add(spv::OpFConvert, f32, {low}), b.add(spv::OpFConvert, f32, {high})});
+    return b.add(spv::OpExtInst, state.uint_type(), {state.module().get_ext_inst_import("GLSL.std.450"), GLSLstd450PackHalf2x16, pair});
 }
 
 bool report(LoweringState& state, const ir::Instruction& instruction, const std::string& why) {
@@ -429,8 +439,18 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
     const uint32_t writer = place.sole_writer(b);
     if (writer) function.begin_if(writer);
     const uint32_t u = state.uint_type();
-    repeat(state, function, m.length, [&](const Iteration& e) {
-        const uint32_t value = elements.get(e);
+    // 16-bit floats with a uint carrier: the two components of each run, row neighbours, as one word.
+    const bool pairs = carrier == u && state.types().float_format(m.component.type) == ir::kFloat16;
+    const uint32_t per_store = pairs ? 2 : 1;
+    const auto element = [&](const Iteration& stored, uint32_t i) {
+        if (!pairs) return stored;
+        if (stored.fixed) return Iteration{state.uint_constant(*stored.fixed * 2 + i), *stored.fixed * 2 + i};
+        return Iteration{b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {stored.index, state.uint_constant(2)}), state.uint_constant(i)}),
+                         std::nullopt};
+    };
+    repeat(state, function, m.length / per_store, [&](const Iteration& stored) {
+        const Iteration e = element(stored, 0);
+        const uint32_t value = pairs ? pack_halves(state, b, elements.get(e), elements.get(element(stored, 1))) : elements.get(e);
         uint32_t index = 0;
         if (window) {  // counted from the window's first; below it wraps past the count
             uint32_t row = place.row(b, e), column = place.column(b, e);
@@ -444,7 +464,11 @@ void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilde
         } else {
             index = place.index(b, e, pitch, offset, transpose);
         }
-        scratch.store(b, m.component.type, index, value, area_elements, m.workgroup, carrier);
+        if (pairs) {
+            scratch.store(b, u, b.add(spv::OpShiftRightLogical, u, {index, state.uint_constant(1)}), value, area_elements / 2, m.workgroup);
+        } else {
+            scratch.store(b, m.component.type, index, value, area_elements, m.workgroup, carrier);
+        }
         if (window) function.end_if();
     });
     if (writer) function.end_if();

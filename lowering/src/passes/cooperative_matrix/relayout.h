@@ -34,9 +34,11 @@ struct ScratchWindow {
 
 // Stores the elements `matrix` (of type `m`) holds at offset + row * pitch + column (transposed:
 // column * pitch + row) of the scratch area for its component type and scope, which holds
-// `area_elements` (with a narrower `carrier` type, in that type's area: Scratch::store); no
-// barriers. Copies held by several invocations are stored by one. With a window, only the elements
-// inside it, their row (column) counted from the window's first.
+// `area_elements` (with a narrower `carrier` type, in that type's area: Scratch::store; 16-bit floats
+// with a uint carrier two to a uint, the components of each of m's runs of 2 at word index / 2 of
+// the uint area, the caller keeping those indices even); no barriers. Copies held by several
+// invocations are stored by one. With a window, only the elements inside it, their row (column)
+// counted from the window's first.
 void store_to_scratch(LoweringState& state, Scratch& scratch, ir::FunctionBuilder& function, const MatrixType& m,
                       uint32_t matrix, uint32_t offset, uint32_t pitch, bool transpose, uint32_t area_elements,
                       const std::optional<ScratchWindow>& window = std::nullopt, uint32_t carrier = 0);
