@@ -89,7 +89,7 @@ def compile_table(directory, part="compile"):
              "each a static estimate of one pass through the shader with loops counted once, so they compare kernels "
              "of the same work per workgroup on one compiler, not across compilers; CPU s: the process's CPU time creating "
              "the pipeline (the time budget's measure); peak MiB: the compiling process's peak resident memory, the "
-             "device's own included; spills on Adreno: not reported by ir3, so that budget stays unmet there.\n")
+             "device's own included; spills and scratch on Adreno: not reported by ir3, so those budgets stay unmet there.\n")
     return "\n".join(lines) + "\n" + notes
 
 

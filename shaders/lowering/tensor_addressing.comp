@@ -78,14 +78,18 @@ uint span_index_to_element(const uint t[LAYOUT_WORDS], uint index, out uint elem
         spanCoord[dim] = index % span(t, dim);
         index /= span(t, dim);
     }
-    // spanCoordToTensorCoord
+    // spanCoordToTensorCoord. The spec returns at the first coordinate outside with the Constant
+    // mode; this notes it and returns after the loop, which then has a single exit: the compilers
+    // unroll only such loops, and a loop left rolled indexes the layout and coordinate arrays at run
+    // time, which NAK keeps in local memory.
+    bool outside = false;
     [[unroll]] for (uint dim = 0; dim < LDIM; ++dim) {
         int c = int(spanCoord[dim]) + offset(t, dim);
         const uint extent = layout_dimension(t, dim);
         if (c < 0 || uint(c) >= extent) {
             // For stores, other than Undefined, everything is treated as "discard".
             const uint mode = STORE && CLAMP_MODE != UNDEFINED ? CONSTANT : CLAMP_MODE;
-            if (mode == CONSTANT) return OUTSIDE;
+            if (mode == CONSTANT) outside = true;
             if (mode == CLAMP_TO_EDGE) {
                 c = clamp(c, 0, int(extent) - 1);
             } else if (mode == REPEAT) {
@@ -102,6 +106,10 @@ uint span_index_to_element(const uint t[LAYOUT_WORDS], uint index, out uint elem
         }
         coordInBlock[dim] = uint(c) % block_size(t, dim);
         blockCoord[dim] = uint(c) / block_size(t, dim);
+    }
+    if (outside) {
+        no_element(element, blockCoord, coordInBlock);
+        return OUTSIDE;
     }
     // tensorCoordToLinear
     element = 0;

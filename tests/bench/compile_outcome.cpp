@@ -54,7 +54,8 @@ std::map<std::string, bool> Outcome::verdicts() const {
     return {{"created", created()},
             {"time", created() && cpu_seconds <= kSecondsBudget},
             {"memory", created() && peak <= kMemoryBudgetMiB},
-            {"spills", created() && figures.spilled && *figures.spilled == 0}};
+            {"spills", created() && figures.spilled && *figures.spilled == 0},
+            {"scratch", created() && figures.scratch && *figures.scratch == 0}};
 }
 
 Outcome compile(test::Context& context, const std::string& device, const std::function<std::string()>& problems,
