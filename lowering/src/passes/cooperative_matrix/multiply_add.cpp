@@ -316,9 +316,10 @@ class MultiplyAdd {
         std::vector<uint32_t> a_bases, b_bases;
         for (const Placement::Split& row : rows) a_bases.push_back(b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {row.base, state_.uint_constant(kc)}), k}));
         if (!row_sums) {
+            // In words, a base for each pair of columns (the first of the pair's).
             const uint32_t line = b.add(spv::OpIMul, u, {k, state_.uint_constant(n)});
-            for (const Placement::Split& column : columns) {
-                const uint32_t base = b.add(spv::OpIAdd, u, {line, column.base});
+            for (size_t t = 0; t < columns.size(); t += b_words_ ? 2 : 1) {
+                const uint32_t base = b.add(spv::OpIAdd, u, {line, columns[t].base});
                 b_bases.push_back(b_words_ ? b.add(spv::OpShiftRightLogical, u, {base, state_.uint_constant(1)}) : base);
             }
         }
@@ -353,7 +354,7 @@ class MultiplyAdd {
                     b_values.push_back(staged(*b_, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset)}), b_area, false));
                     continue;
                 }
-                const uint32_t word = scratch_.load(b, u, b.add(spv::OpIAdd, u, {b_bases[t], state_.uint_constant(offset / 2)}), b_area / 2, true);
+                const uint32_t word = scratch_.load(b, u, b.add(spv::OpIAdd, u, {b_bases[t / 2], state_.uint_constant(offset / 2)}), b_area / 2, true);
                 const uint32_t pair = b.add(spv::OpExtInst, state_.types().get_type_vector(wide, 2), {fma_set, GLSLstd450UnpackHalf2x16, word});
                 for (uint32_t i = 0; i < 2; ++i) b_values.push_back(b.add(spv::OpCompositeExtract, wide, {pair, i}));
             }
