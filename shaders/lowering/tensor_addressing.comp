@@ -219,9 +219,27 @@ uint tensor_element_view_split(const uint t[LAYOUT_WORDS], const uint v[VIEW_WOR
     return tensor_element_view(t, v, row_base + row_k, col_base + col_k, element, blockCoord, coordInBlock);
 }
 
+// The direct path alone, linked where the lowering found its conditions in the module's constants
+// (the layout's blocks of one element, its slice in the matrix's shape, a clamp mode under which no
+// element needs the general path: tensor_memory.cpp), so the module carries no general path.
+uint tensor_element_direct(const uint t[LAYOUT_WORDS], const uint row_base, const uint row_k, const uint col_base, const uint col_k,
+                           out uint element, out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
+    return direct_element(t, row_base, row_k, col_base, col_k, element, blockCoord, coordInBlock);
+}
+
+// The same through a view that keeps (P0 = 0) or swaps the layout's two dimensions.
+uint tensor_element_view_direct(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], const uint row_base, const uint row_k,
+                                const uint col_base, const uint col_k, out uint element, out uint blockCoord[LDIM],
+                                out uint coordInBlock[LDIM]) {
+    return P0 == 0 ? direct_element(t, row_base, row_k, col_base, col_k, element, blockCoord, coordInBlock)
+                   : direct_element(t, col_base, col_k, row_base, row_k, element, blockCoord, coordInBlock);
+}
+
 // Calls keep the functions alive through the optimizer's dead-function elimination; never run.
 void main() {
     uint t[LAYOUT_WORDS], v[VIEW_WORDS], element, blockCoord[LDIM], coordInBlock[LDIM];
     tensor_element_split(t, 0, 0, 0, 0, element, blockCoord, coordInBlock);
     tensor_element_view_split(t, v, 0, 0, 0, 0, element, blockCoord, coordInBlock);
+    tensor_element_direct(t, 0, 0, 0, 0, element, blockCoord, coordInBlock);
+    tensor_element_view_direct(t, v, 0, 0, 0, 0, element, blockCoord, coordInBlock);
 }

@@ -5,6 +5,7 @@
 // vector (SPV_NV_cooperative_matrix_decode_vector).
 #include <format>
 #include <gtest/gtest.h>
+#include <spirv/unified1/spirv.hpp>
 
 #include <string>
 #include <tuple>
@@ -12,7 +13,9 @@
 #include "coopmat_target.h"
 #include "diagnostic_text.h"
 #include "spirv_corpus.h"
+#include "spirv_facts.h"
 #include "spirv_text.h"
+#include "tensor_addressing_text.h"
 #include "vkpolyfill/lowering/lower.h"
 #include "vkpolyfill/lowering/validate.h"
 
@@ -43,45 +46,7 @@ TEST(TensorAddressingPass, EveryClampModeLowersToValidSpirvAtEverySubgroupSize) 
 }
 
 // A tensor load through a view and a store, as glslang writes them; the tests below damage it.
-constexpr std::string_view kLoadAndStore = R"(
-OpCapability Shader
-OpCapability VulkanMemoryModel
-OpCapability CooperativeMatrixTensorAddressingNV
-OpCapability TensorAddressingNV
-OpCapability CooperativeMatrixKHR
-OpExtension "SPV_KHR_cooperative_matrix"
-OpExtension "SPV_NV_cooperative_matrix2"
-OpExtension "SPV_NV_tensor_addressing"
-OpMemoryModel Logical Vulkan
-OpEntryPoint GLCompute %main "main" %buffer
-OpExecutionMode %main LocalSize 8 1 1
-OpDecorate %floats ArrayStride 4
-OpDecorate %block Block
-OpMemberDecorate %block 0 Offset 0
-OpDecorate %buffer Binding 0
-OpDecorate %buffer DescriptorSet 0
-%void = OpTypeVoid
-%void_function = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%uint_0 = OpConstant %uint 0
-%uint_1 = OpConstant %uint 1
-%uint_2 = OpConstant %uint 2
-%uint_3 = OpConstant %uint 3
-%uint_8 = OpConstant %uint 8
-%uint_16 = OpConstant %uint 16
-%bool = OpTypeBool
-%false = OpConstantFalse %bool
-%layout = OpTypeTensorLayoutNV %uint_2 %uint_1
-%view = OpTypeTensorViewNV %uint_2 %false %uint_1 %uint_0
-%float = OpTypeFloat 32
-%matrix = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_2
-%floats = OpTypeRuntimeArray %float
-%block = OpTypeStruct %floats
-%block_pointer = OpTypePointer StorageBuffer %block
-%buffer = OpVariable %block_pointer StorageBuffer
-%float_pointer = OpTypePointer StorageBuffer %float
-%undef = OpUndef %matrix
-%main = OpFunction %void None %void_function
+const std::string kLoadAndStore = std::string(kTensorAddressingHead) + std::string(kTensorAddressingTypes) + R"(%main = OpFunction %void None %void_function
 %entry = OpLabel
 %created = OpCreateTensorLayoutNV %layout
 %sized = OpTensorLayoutSetDimensionNV %layout %created %uint_16 %uint_16
@@ -101,6 +66,32 @@ TEST(TensorAddressingPass, HandWrittenLoadAndStoreLowerToValidSpirv) {
     ASSERT_TRUE(result.ok) << messages(result);
     EXPECT_EQ(scan_emulated_capabilities(result.words) & ~bit(Emulated::Float16), 0u);
     EXPECT_EQ(validate(result.words, kVulkan13), "");
+}
+
+// kLoadAndStore with its slice in the matrix's shape (16 x 16, blocks of one element) and its load
+// without the view; `layout_type` replaces the layout type (another clamp mode) and `spans` the
+// slice's spans.
+size_t functions_lowered(std::string_view layout_type, std::string_view spans) {
+    std::string text = replaced(kLoadAndStore, "%sliced = OpTensorLayoutSliceNV %layout %sized %uint_1 %uint_8 %uint_2 %uint_8",
+                                std::format("%sliced = OpTensorLayoutSliceNV %layout %sized %uint_1 {} %uint_2 {}", spans, spans));
+    text = replaced(text, "%clamped None TensorView %clipped", "%clamped None None");
+    text = replaced(text, "%layout = OpTypeTensorLayoutNV %uint_2 %uint_1", std::format("%layout = {}", layout_type));
+    const Result result = lower(assemble(text), emulating_coopmat(8), {});
+    EXPECT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    return read_facts(result.words).count(spv::OpFunction);
+}
+
+// Where the module fixes a layout's blocks (one element) and its slice's spans (the matrix's shape),
+// and the clamp mode sends no element to the general path, the lowering links the addressing's
+// direct path alone: the spec's general computation (span coordinates, clamping, linearization)
+// stays out of the module. A ClampToEdge load, or spans of another shape, link it. What each
+// computes is checked on lavapipe (CooperativeMatrix2Tensor*.FixedSlice2D* and the rest).
+TEST(TensorAddressingPass, LayoutsTheModuleFixesLinkTheDirectPathAlone) {
+    const std::string_view constant = "OpTypeTensorLayoutNV %uint_2 %uint_1", clamp_to_edge = "OpTypeTensorLayoutNV %uint_2 %uint_2";
+    const size_t direct = functions_lowered(constant, "%uint_16");
+    EXPECT_LT(direct, functions_lowered(clamp_to_edge, "%uint_16"));
+    EXPECT_LT(direct, functions_lowered(constant, "%uint_8"));
 }
 
 struct BadInput {
@@ -136,7 +127,7 @@ TEST(TensorAddressingPass, WhatCannotBeLoweredIsReportedNamingTheInstruction) {
     };
     for (const BadInput& bad : cases) {
         SCOPED_TRACE(bad.to);
-        expect_refused(std::string(kLoadAndStore), bad);
+        expect_refused(kLoadAndStore, bad);
     }
 }
 
@@ -454,7 +445,7 @@ TEST(TensorAddressingPass, MalformedDecodeVectorFunctionsAreReported) {
 }
 
 TEST(TensorAddressingPass, DecodeVectorFunctionOnAStoreIsReported) {
-    expect_refused(std::string(kLoadAndStore), {"%clamped None None", "%clamped None DecodeVectorFunc %main",
+    expect_refused(kLoadAndStore, {"%clamped None None", "%clamped None DecodeVectorFunc %main",
                                                 "OpCooperativeMatrixStoreTensorNV", "DecodeVectorFunc is not allowed with a store"});
 }
 

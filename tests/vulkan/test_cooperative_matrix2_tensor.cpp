@@ -3,7 +3,9 @@
 // run on the driver without the layer, against the CPU transcription of the spec's addressing
 // pseudo-code (tensor_reference.h): every clamp mode at the edges of 1-, 2-, 3- and 5-D slices,
 // explicit strides, block sizes, transposing and clipping views, views with their own dimensions,
-// strides and permutation, and stores that discard what falls outside; all of it again with the
+// strides and permutation, stores that discard what falls outside, and 2-D slices whose spans the
+// module fixes to the matrix's shape (the lowering then decides the addressing's direct path when
+// it lowers, where the clamp mode allows); all of it again with the
 // buffers declared as uint8_t arrays (each float component four array elements, as llama.cpp's
 // attention kernels load their matrices).
 #include <gtest/gtest.h>
@@ -48,7 +50,7 @@ struct Case {
     std::function<Setup(uint32_t n)> setup;  // for an n x n matrix
 };
 
-bool is_store(uint32_t op) { return op == 2 || op == 3; }
+bool is_store(uint32_t op) { return op == 2 || op == 3 || op == 9; }
 
 // What the shader's OP builds from `s`, built by the reference's transcription of each instruction.
 Layout make_layout(const Setup& s, ClampMode mode) {
@@ -61,7 +63,7 @@ Layout make_layout(const Setup& s, ClampMode mode) {
 
 std::optional<View> make_view(const Setup& s, uint32_t op) {
     View v;
-    if (op == 1 || op == 3) {
+    if (op == 1 || op == 3 || op == 8) {
         v = create_view(2, false, {1, 0});
     } else if (op == 6) {
         v = set_view_dimension(create_view(3, true, {2, 0, 1}), s.view_dims);
@@ -233,6 +235,17 @@ std::vector<Case> cases() {
                            return s;
                        }});
     }
+    // The spans fixed by the module (n, as the setups give them): Undefined and Constant loads and
+    // every store take the direct path alone; ClampToEdge loads keep the general one.
+    all.push_back({"FixedSlice2DConstant", 7, Constant, over_edges});
+    all.push_back({"FixedSlice2DUndefined", 7, Undefined, inside});
+    all.push_back({"FixedSlice2DClampToEdge", 7, ClampToEdge, over_edges});
+    all.push_back({"FixedStrided2D", 7, Constant, [](uint32_t n) {
+                       return Setup{.dims = {n + 1, n + 2}, .offsets = {-1, 1}, .spans = {n, n}, .strides = {n + 9, 1}};
+                   }});
+    all.push_back({"FixedTransposedViewConstant", 8, Constant, over_edges});
+    all.push_back({"FixedStore2DConstant", 9, Constant, over_edges});
+    all.push_back({"FixedStore2DRepeat", 9, Repeat, over_edges});
     all.push_back({"View3DOwnStrides", 6, ClampToEdge, [](uint32_t n) {
                        return Setup{.dims = {4, n / 2, n}, .offsets = {0, 0, 0}, .spans = {4, n / 2, n}, .view_dims = {2, n, n / 2},
                                     .view_strides = {1, 2 * n, 2}};
@@ -246,7 +259,7 @@ std::string case_name(const testing::TestParamInfo<Case>& param_info) { return p
 std::vector<Case> unclipped_view_cases() {
     std::vector<Case> unclipped;
     for (const Case& c : cases()) {
-        if ((c.op == 1 || c.op == 3 || c.op == 6) && c.setup(16).clip == Setup{}.clip) unclipped.push_back(c);
+        if ((c.op == 1 || c.op == 3 || c.op == 6 || c.op == 8) && c.setup(16).clip == Setup{}.clip) unclipped.push_back(c);
     }
     return unclipped;
 }

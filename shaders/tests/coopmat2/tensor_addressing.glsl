@@ -8,6 +8,9 @@
 // With VIEWS_UNCLIPPED defined, no view's clip region is set (the module has no
 // OpTensorViewSetClipNV, as llama.cpp's attention kernels have none): the lowering then never keeps
 // Object's values, and the harness runs only the cases whose clip is the default one.
+// OPs 7-9 build their layout in main with the matrix's shape as the slice's spans and no block size,
+// as llama.cpp does: the lowering then knows the addressing's direct path applies (where the clamp
+// mode allows) and instantiates it alone.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_NV_cooperative_matrix2 : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -92,5 +95,22 @@ void main() {
         CLIP_VIEW(v);
         coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, t, v);
         store_result(m);
+    } else if (OP == 7 || OP == 8 || OP == 9) {  // OPs 0, 1 and 2 with the spans the matrix's shape
+        tensorLayoutNV<2, CLAMP> t = createTensorLayoutNV(2, CLAMP);
+        t = setTensorLayoutDimensionNV(t, p[DIM], p[DIM + 1]);
+        if (p[SET_STRIDE] != 0) t = setTensorLayoutStrideNV(t, p[STRIDE], p[STRIDE + 1]);
+        t = setTensorLayoutClampValueNV(t, p[CLAMP_VALUE]);
+        if (OP == 7) {
+            coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, sliceTensorLayoutNV(t, p[OFFSET], ROWS, p[OFFSET + 1], COLS));
+            store_result(m);
+        } else if (OP == 8) {  // transposed: the slice's spans swap (ROWS == COLS here)
+            tensorViewNV<2, false, 1, 0> v = createTensorViewNV(2, false, 1, 0);
+            CLIP_VIEW(v);
+            coopMatLoadTensorNV(m, source, p[ELEMENT] * PER_FLOAT, sliceTensorLayoutNV(t, p[OFFSET], COLS, p[OFFSET + 1], ROWS), v);
+            store_result(m);
+        } else {
+            coopMatLoad(m, source, 0, COLS * PER_FLOAT, gl_CooperativeMatrixLayoutRowMajor);
+            coopMatStoreTensorNV(m, result, p[ELEMENT] * PER_FLOAT, sliceTensorLayoutNV(t, p[OFFSET], ROWS, p[OFFSET + 1], COLS));
+        }
     }
 }

@@ -76,6 +76,7 @@ class CooperativeMatrixPass final : public Pass {
         if (report_outside_allowed_stages(context.module, kComputeOnly, context.diagnostics)) return false;
         LoweringState state(context);
         if (!state.matrices.collect(context) || !state.tensors.collect(context)) return false;
+        state.layout_values.collect(context.module, state.tensors, context.specialization);
         cooperative_matrix::choose_resident_accumulators(state);
         cooperative_matrix::keep_row_values(state);
         Scratch scratch(state);

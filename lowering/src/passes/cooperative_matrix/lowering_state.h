@@ -10,6 +10,7 @@
 
 #include "ir/builder.h"
 #include "passes/cooperative_matrix/matrix_types.h"
+#include "passes/cooperative_matrix/tensor_layout_values.h"
 #include "passes/cooperative_matrix/tensor_types.h"
 #include "passes/pass.h"
 
@@ -21,6 +22,7 @@ struct LoweringState {
     PassContext& context;
     MatrixTypes matrices;
     TensorTypes tensors;  // SPV_NV_tensor_addressing layouts and views
+    TensorLayoutValues layout_values;  // what the module fixes of the layouts its accesses use
 
     ir::Module& module() { return context.module; }
     ir::TypeManager& types() { return context.types; }

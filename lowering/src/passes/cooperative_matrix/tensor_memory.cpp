@@ -40,6 +40,7 @@ class TensorAccessFunction {
         memory_operands_ = operands.subspan(3, memory_length);
         const std::span<const uint32_t> addressing = operands.subspan(3 + memory_length);
         if (!read_addressing_operands(addressing)) return false;
+        direct_ = known_direct();
 
         std::string why;
         access_ = decode_function_ ? ElementAccess::describe_blocks(state_, operands[0], why)
@@ -113,9 +114,35 @@ class TensorAccessFunction {
         return true;
     }
 
+    // Whether every element takes the addressing helper's direct path, decided from what the module
+    // fixes of the layout (tensor_layout_values.h) as the helper's split entry points would test it
+    // per element: two dimensions with blocks of one element, a slice as wide as the matrix and at
+    // least as tall (its transpose through a view that swaps the dimensions), and a clamp mode that
+    // never sends an element outside to the general path (a load's Undefined or Constant; a store
+    // discards such elements under every mode).
+    bool known_direct() const {
+        const TensorLayoutValues::Words* words = state_.layout_values.of(instruction_.operand_words()[2]);
+        if (!words || layout_->dimensions != 2 || words->size() != layout_->words()) return false;
+        const auto word = [&](uint32_t i) { return (*words)[i]; };
+        if (word(layout_->block_size(0)) != 1u || word(layout_->block_size(1)) != 1u) return false;
+        if (!is_store_ && layout_->clamp_mode != spv::TensorClampModeUndefined && layout_->clamp_mode != spv::TensorClampModeConstant) {
+            return false;
+        }
+        const std::optional<uint32_t> first = word(layout_->span(0)), second = word(layout_->span(1));
+        if (!first || !second) return false;
+        const auto shaped = [&](uint32_t along_rows, uint32_t along_columns) {
+            return along_columns == matrix_->columns && along_rows >= matrix_->rows;
+        };
+        if (!view_) return shaped(*first, *second);
+        if (clips() || view_->has_dimensions || view_->dimensions != 2) return false;
+        if (view_->permutation[0] == 0 && view_->permutation[1] == 1) return shaped(*first, *second);
+        if (view_->permutation[0] == 1 && view_->permutation[1] == 0) return shaped(*second, *first);
+        return false;
+    }
+
     // Every word that decides the generated code; equal keys share one function.
     std::vector<uint32_t> key() const {
-        std::vector<uint32_t> key{0x544E5352u /* "TNSR" */, is_store_ ? 1u : 0u, matrix_->id,
+        std::vector<uint32_t> key{0x544E5352u /* "TNSR" */, is_store_ ? 1u : 0u, direct_ ? 1u : 0u, matrix_->id,
                                   module_.type_of(instruction_.operand_words()[2]), view_ ? module_.type_of(view_value_) : 0};
         access_->append_key(key);
         if (decode_) decode_->append_key(key);
@@ -141,7 +168,8 @@ class TensorAccessFunction {
         return function.id();
     }
 
-    // The addressing helper instantiated for this layout, view, matrix width and direction.
+    // The addressing helper instantiated for this layout, view, matrix width and direction: its
+    // direct path alone where known_direct().
     uint32_t link_addressing() {
         using helpers::uint_value;
         std::vector<SpecializationValue> values{uint_value(0, layout_->dimensions), uint_value(1, layout_->clamp_mode),
@@ -154,11 +182,12 @@ class TensorAccessFunction {
             values.push_back(uint_value(12, view_->words()));
             values.push_back(uint_value(14, state_.tensors.views_clip() ? 1 : 0));
         }
-        std::vector<uint32_t> key{0x54414452u /* "TADR" */, view_ ? 1u : 0u};
+        std::vector<uint32_t> key{0x54414452u /* "TADR" */, view_ ? 1u : 0u, direct_ ? 1u : 0u};
         for (const SpecializationValue& v : values) key.push_back(v.bytes[0] | v.bytes[1] << 8 | v.bytes[2] << 16 | v.bytes[3] << 24);
         if (const uint32_t existing = state_.find_function(key)) return existing;
-        const uint32_t helper = helpers::link_helper_function(module_, state_.types(), "tensor_addressing",
-                                                              view_ ? "tensor_element_view_split" : "tensor_element_split", values,
+        const std::string_view entry = view_ ? (direct_ ? "tensor_element_view_direct" : "tensor_element_view_split")
+                                             : (direct_ ? "tensor_element_direct" : "tensor_element_split");
+        const uint32_t helper = helpers::link_helper_function(module_, state_.types(), "tensor_addressing", entry, values,
                                                               state_.context.diagnostics);
         if (helper) state_.remember_function(std::move(key), helper);
         return helper;
@@ -207,7 +236,8 @@ class TensorAccessFunction {
                                                                matrix_->component)
                                          : 0;
         // One iteration per element: the addressing (and a decode function) is compiled once, not
-        // once per element.
+        // once per element. On the direct path alone the loop is a few instructions an element, which
+        // the drivers may unroll.
         const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
         ir::Builder& b = function.body();
         const Placement::SplitAt row = place.row_split_at(b, e), column = place.column_split_at(b, e);
@@ -311,6 +341,7 @@ class TensorAccessFunction {
     ir::Module& module_;
     const ir::Instruction& instruction_;
     const bool is_store_;
+    bool direct_ = false;  // every element on the addressing helper's direct path
     const MatrixType* matrix_ = nullptr;
     const TensorLayoutType* layout_ = nullptr;
     const TensorViewType* view_ = nullptr;
