@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <format>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,17 +94,15 @@ OpReturn
 OpFunctionEnd
 )";
 
-struct Followed {
-    TensorLayoutValues::Words direct, copied;
-};
-
-Followed follow(uint32_t type) {
-    const std::vector<uint32_t> words = test::assemble(kLayouts);
+// The words TensorLayoutValues finds for each of `layouts` (layout values loads take) in `text`,
+// with SpecId 0 = `type`.
+std::vector<TensorLayoutValues::Words> follow(const std::string& text, std::vector<uint32_t> layouts, uint32_t type = 0) {
+    const std::vector<uint32_t> words = test::assemble(text);
     Diagnostics diagnostics;
     const auto module = ir::parse(words, diagnostics);
     if (!module) {
         ADD_FAILURE() << "the test module does not parse";
-        return {};
+        return std::vector<TensorLayoutValues::Words>(layouts.size());
     }
     ir::TypeManager types(*module);
     const Target target;
@@ -113,13 +112,22 @@ Followed follow(uint32_t type) {
     EXPECT_TRUE(tensors.collect(context));
     TensorLayoutValues values;
     values.collect(*module, tensors, specialization);
-    const TensorLayoutValues::Words* direct = values.of(100);
-    const TensorLayoutValues::Words* copied = values.of(101);
-    if (!direct || !copied) {
-        ADD_FAILURE() << "a load's layout was not followed";
-        return {};
+    std::vector<TensorLayoutValues::Words> found;
+    for (uint32_t layout : layouts) {
+        const TensorLayoutValues::Words* words_of = values.of(layout);
+        if (!words_of) ADD_FAILURE() << "the layout of a load, %" << layout << ", was not followed";
+        found.push_back(words_of ? *words_of : TensorLayoutValues::Words(11));
     }
-    return {*direct, *copied};
+    return found;
+}
+
+struct Followed {
+    TensorLayoutValues::Words direct, copied;
+};
+
+Followed follow(uint32_t type) {
+    const std::vector<TensorLayoutValues::Words> found = follow(kLayouts, {100, 101}, type);
+    return {found[0], found[1]};
 }
 
 // Two dimensions: blockSize[2], layoutDimension[2], stride[2], offset[2], span[2], clampValue.
@@ -153,6 +161,56 @@ TEST(TensorLayoutValues, NothingIsKnownOfAVariableWhosePointerIsPassedOn) {
     EXPECT_EQ(w[kBlock0], std::nullopt);
     EXPECT_EQ(w[kBlock1], std::nullopt);
     EXPECT_EQ(w[kSpan0], 32u) << "the slice after the variable sets it";
+}
+
+// A layout created, then strided `steps` times in a chain, sliced and loaded through (%100).
+std::string strided_chain(uint32_t steps) {
+    std::string text = std::string(test::kTensorAddressingHead) + std::string(test::kTensorAddressingTypes) +
+                       "%main = OpFunction %void None %void_function\n%entry = OpLabel\n%s0 = OpCreateTensorLayoutNV %layout\n";
+    for (uint32_t i = 1; i <= steps; ++i) text += std::format("%s{} = OpTensorLayoutSetStrideNV %layout %s{} %uint_16 %uint_1\n", i, i - 1);
+    text += std::format("%100 = OpTensorLayoutSliceNV %layout %s{} %uint_0 %uint_16 %uint_0 %uint_16\n", steps);
+    text += "%first = OpAccessChain %float_pointer %buffer %uint_0 %uint_0\n"
+            "%loaded = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %100 None None\nOpReturn\nOpFunctionEnd\n";
+    return text;
+}
+
+// The walk recurses once a value (a native stack frame each), so it follows a chain only as deep as
+// the lowering follows any nesting (ir::kMostNesting); past that nothing is known, and a module
+// that chains its layout further costs the application's thread no more stack.
+TEST(TensorLayoutValues, ChainsDeeperThanTheLoweringFollowsAreNotKnown) {
+    const TensorLayoutValues::Words shallow = follow(strided_chain(200), {100})[0];
+    EXPECT_EQ(shallow[kBlock0], 1u);
+    EXPECT_EQ(shallow[kStride0], 16u);
+    const TensorLayoutValues::Words deep = follow(strided_chain(300), {100})[0];
+    EXPECT_EQ(deep[kBlock0], std::nullopt);
+    EXPECT_EQ(deep[kSpan0], 16u) << "the slice's own spans are known without the chain";
+}
+
+// An invalid module whose 2-D layouts are built from 3-D values (the lowering reports the access
+// later): the values of another layout type are not known, and reading them is not attempted.
+TEST(TensorLayoutValues, ValuesOfAnotherLayoutTypeAreNotKnown) {
+    const std::string text = std::string(test::kTensorAddressingHead) + std::string(test::kTensorAddressingTypes) + R"(
+%layout3 = OpTypeTensorLayoutNV %uint_3 %uint_1
+%main = OpFunction %void None %void_function
+%entry = OpLabel
+%created3 = OpCreateTensorLayoutNV %layout3
+%created2 = OpCreateTensorLayoutNV %layout
+%from3 = OpTensorLayoutSetStrideNV %layout %created3 %uint_16 %uint_1
+%sliced3 = OpTensorLayoutSliceNV %layout3 %created2 %uint_0 %uint_16 %uint_0 %uint_16 %uint_0 %uint_16
+%from_sliced3 = OpTensorLayoutSetStrideNV %layout %sliced3 %uint_16 %uint_1
+%first = OpAccessChain %float_pointer %buffer %uint_0 %uint_0
+%100 = OpTensorLayoutSetClampValueNV %layout %from3 %uint_0
+%a = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %100 None None
+%101 = OpTensorLayoutSetClampValueNV %layout %from_sliced3 %uint_0
+%b = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %101 None None
+OpReturn
+OpFunctionEnd
+)";
+    for (const TensorLayoutValues::Words& w : follow(text, {100, 101})) {
+        ASSERT_EQ(w.size(), 11u);
+        EXPECT_EQ(w[kBlock0], std::nullopt);
+        EXPECT_EQ(w[kStride0], 16u) << "set by the access's own chain";
+    }
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ struct Word {
 };
 
 // The most values one access's layout is followed through; past it, nothing is known. Phis after
-// one another can make the paths many; glslang's layouts take a few steps.
+// one another can make the paths many; glslang's layouts take a few steps. The walk recurses once a
+// value, so it also stops deeper than ir::kMostNesting.
 constexpr uint32_t kMostSteps = 4096;
 // How deep phis of phis are followed for a scalar operand.
 constexpr uint32_t kMostPhis = 8;
@@ -64,7 +65,7 @@ class LayoutTrace {
             for (const auto& instruction : block.instructions) {
                 if (instruction->opcode() != spv::OpVariable || instruction->operand_words()[0] != spv::StorageClassFunction) continue;
                 const ir::Instruction* pointer = module_.find_definition(instruction->type_id());
-                if (!pointer || !tensors_.layout(pointer->word(3))) continue;
+                if (!pointer || pointer->opcode() != spv::OpTypePointer || !tensors_.layout(pointer->word(3))) continue;
                 std::vector<uint32_t>& stored = stored_[instruction->result_id()];
                 if (instruction->operand_words().size() > 1) stored.push_back(instruction->operand_words()[1]);  // initializer
             }
@@ -94,15 +95,16 @@ class LayoutTrace {
     std::vector<Word> unknown(uint32_t count) const { return std::vector<Word>(count, Word::unknown()); }
 
     // The words of `value`, a layout of `count` words.
-    std::vector<Word> follow(uint32_t value, uint32_t count) {
+    std::vector<Word> follow(uint32_t value, uint32_t count, uint32_t depth = 0) {
         const ir::Instruction* definition = module_.find_definition(value);
-        if (!definition || count == 0 || ++steps_ > kMostSteps) return unknown(count);
+        if (!definition || count == 0 || ++steps_ > kMostSteps || depth > ir::kMostNesting) return unknown(count);
         const auto operands = definition->operand_words();
         switch (definition->opcode()) {
             case spv::OpCreateTensorLayoutNV: {  // as tensor_state.cpp creates it: blocks of 1, the rest 0
-                std::vector<Word> words(count, Word::known(0));
                 const TensorLayoutType* type = tensors_.layout(definition->type_id());
-                for (uint32_t d = 0; type && d < type->dimensions; ++d) words[type->block_size(d)] = Word::known(1);
+                if (!type || type->words() != count) return unknown(count);  // another type: the lowering reports it
+                std::vector<Word> words(count, Word::known(0));
+                for (uint32_t d = 0; d < type->dimensions; ++d) words[type->block_size(d)] = Word::known(1);
                 return words;
             }
             case spv::OpTensorLayoutSetDimensionNV:
@@ -111,24 +113,24 @@ class LayoutTrace {
             case spv::OpTensorLayoutSetClampValueNV:
             case spv::OpTensorLayoutSetBlockSizeNV: {
                 const TensorLayoutType* type = tensors_.layout(definition->type_id());
-                if (!type || operands.empty()) return unknown(count);
-                std::vector<Word> words = follow(operands[0], count);
+                if (!type || type->words() != count || operands.empty()) return unknown(count);
+                std::vector<Word> words = follow(operands[0], count, depth + 1);
                 set(words, *type, definition->opcode(), operands.subspan(1));
                 return words;
             }
             case spv::OpCopyObject:
-                return follow(operands[0], count);
+                return follow(operands[0], count, depth + 1);
             case spv::OpLoad: {
                 const auto stored = stored_.find(operands[0]);
                 if (stored == stored_.end() || passed_on_.contains(operands[0])) return unknown(count);
-                return merge_of(operands[0], stored->second, count);
+                return merge_of(operands[0], stored->second, count, depth);
             }
             case spv::OpPhi: {
                 std::vector<uint32_t> incoming;
                 for (size_t i = 0; i + 1 < operands.size(); i += 2) {
                     if (reached(operands[i + 1])) incoming.push_back(operands[i]);
                 }
-                return merge_of(value, incoming, count);
+                return merge_of(value, incoming, count, depth);
             }
             default:  // a function's parameter or result, a composite's part, ...
                 return unknown(count);
@@ -137,11 +139,11 @@ class LayoutTrace {
 
     // The words on every path of `values`, merged at `at` (a variable or a phi): a path back to `at`
     // while it is followed adds nothing, so a word a loop keeps stays known.
-    std::vector<Word> merge_of(uint32_t at, const std::vector<uint32_t>& values, uint32_t count) {
+    std::vector<Word> merge_of(uint32_t at, const std::vector<uint32_t>& values, uint32_t count, uint32_t depth) {
         std::vector<Word> merged(count);
         if (!following_.insert(at).second) return merged;
         for (uint32_t v : values) {
-            const std::vector<Word> words = follow(v, count);
+            const std::vector<Word> words = follow(v, count, depth + 1);
             for (uint32_t i = 0; i < count; ++i) merged[i].merge(words[i]);
         }
         following_.erase(at);
@@ -150,7 +152,8 @@ class LayoutTrace {
 
     // A word set to an operand: its constant value, else unknown. A phi of constants counts where
     // the blocks reached bring one value (a block size picked by a switch on the data type).
-    Word constant(uint32_t id, uint32_t depth = 0) const {
+    Word constant(uint32_t id, uint32_t depth = 0) {
+        if (++steps_ > kMostSteps) return Word::unknown();
         const ir::Instruction* definition = module_.find_definition(id);
         if (definition && definition->opcode() == spv::OpPhi && depth < kMostPhis) {
             const auto operands = definition->operand_words();
@@ -167,7 +170,7 @@ class LayoutTrace {
     // tensor_state.cpp's set_layout on what is known: words set to operands take their constants;
     // words computed from others (offsets a slice adds to, strides a dimension packs) are unknown
     // unless every part is known.
-    void set(std::vector<Word>& w, const TensorLayoutType& t, uint32_t opcode, std::span<const uint32_t> values) const {
+    void set(std::vector<Word>& w, const TensorLayoutType& t, uint32_t opcode, std::span<const uint32_t> values) {
         const uint32_t d = t.dimensions;
         const size_t needed = opcode == spv::OpTensorLayoutSliceNV ? 2 * d : opcode == spv::OpTensorLayoutSetClampValueNV ? 1 : d;
         if (values.size() < needed) {
