@@ -91,7 +91,8 @@ const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocations, CmdSetRenderingAttachmentLocations),
     VKPOLYFILL_HOOK(CmdSetRenderingAttachmentLocationsKHR, CmdSetRenderingAttachmentLocationsKHR),
 };
-// The draws, and the state split draws need, only where a draw may split (TileImageOrder::may_split):
+// The draws, and the state split draws need, only where a draw may split or sit between an interlock's
+// barriers (TileImageOrder::intercepts_draws):
 // on lavapipe, whose rasterization order and primitive-order shading serve every read, recording a
 // draw costs what it costs without the layer.
 const Hook kDrawSplittingHooks[] = {
@@ -232,7 +233,7 @@ PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* 
     }
     if (data.tile_image) {
         if (PFN_vkVoidFunction hook = find_hook(kTileImageHooks, pName)) return hook;
-        if (data.tile_image->order.may_split()) {
+        if (data.tile_image->order.intercepts_draws()) {
             if (PFN_vkVoidFunction hook = find_hook(kDrawSplittingHooks, pName)) return hook;
         }
     }

@@ -72,6 +72,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
              facts.local_read, head);
     chain_if(facts.native_spec_version(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME) != 0,
              facts.rasterization_order, head);
+    chain_if(facts.native_spec_version(VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME) != 0, facts.fragment_shader_interlock, head);
     const bool descriptor_buffer = facts.native_spec_version(VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) != 0;
     chain_if(descriptor_buffer, facts.descriptor_buffer, head);
     VkPhysicalDeviceFeatures2 features = vku::InitStruct<VkPhysicalDeviceFeatures2>(head);
@@ -104,6 +105,7 @@ PhysicalDeviceFacts read_physical_device_facts(VkPhysicalDevice physical_device,
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan12_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.vulkan14_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.rasterization_order),
+                                  reinterpret_cast<VkBaseOutStructure*>(&facts.fragment_shader_interlock),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.descriptor_buffer),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.descriptor_buffer_properties),
                                   reinterpret_cast<VkBaseOutStructure*>(&facts.subgroup),

@@ -45,6 +45,9 @@ struct PhysicalDeviceFacts {
     VkPhysicalDeviceDynamicRenderingLocalReadFeatures local_read{};
     VkPhysicalDeviceVulkan14Properties vulkan14_properties{};
     VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT rasterization_order{};
+    // Where a device lacks rasterization-order access: coherent color reads through storage images
+    // in a fragment shader interlock.
+    VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT fragment_shader_interlock{};
 
     // Descriptor buffers (VK_EXT_descriptor_buffer), where tensor descriptors can be emulated in them.
     VkPhysicalDeviceDescriptorBufferFeaturesEXT descriptor_buffer{};

@@ -16,7 +16,7 @@ constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
 constexpr std::array kDistributedANames = {"auto", "shuffles", "shared_memory"};
 constexpr std::array kMatrixUnitsNames = {"auto", "native", "kept_accumulators", "plain"};
 constexpr std::array kTileImageIndexingNames = {"auto", "constant"};
-constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting"};
+constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting", "interlock"};
 
 // The enumerator whose name (in `names`, in enumerator order) is the setting's value; a value that
 // is none of them is a problem, and the default stays.

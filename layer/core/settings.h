@@ -40,9 +40,10 @@ enum class TileImageIndexing { Auto = 0, Constant = 1 };
 enum class MatrixUnits { Auto = 0, Native = 1, KeptAccumulators = 2, Plain = 3 };
 
 // How coherent tile-image reads are ordered: by the device's rasterization-order attachment access
-// where it has it, else by splitting draws per primitive with by-region barriers; or always by
-// splitting.
-enum class TileImageOrdering { Auto = 0, DrawSplitting = 1 };
+// where it has it, else by a fragment shader interlock where the device and the pipeline allow it,
+// else by splitting draws per primitive with by-region barriers; or always by splitting, or by the
+// interlock wherever a pipeline allows it (then splitting).
+enum class TileImageOrdering { Auto = 0, DrawSplitting = 1, Interlock = 2 };
 
 struct Settings {
     std::vector<std::string> force_emulation;  // extension names, or "all": emulate even where native

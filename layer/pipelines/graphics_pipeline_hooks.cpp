@@ -4,7 +4,8 @@
 // driver never sees a kept module's placeholder, which is a compute shader. On devices emulating
 // tile images, a fragment shader that reads them also gets: the layer's pipeline layout (the application's sets, then the layer's input
 // attachments), rasterization-order access for the aspects it reads coherently (or, where the device
-// lacks it, its draws split: tile_image_draw_splitting.h), and, when the pipeline remaps color
+// lacks it, a fragment shader interlock: tile_image_interlock.h; or its draws split:
+// tile_image_draw_splitting.h), and, when the pipeline remaps color
 // locations, input attachment indices that follow them. What the emulation
 // cannot do fails the pipeline with VK_ERROR_UNKNOWN and a message naming the shader.
 #include <format>
@@ -18,9 +19,11 @@
 
 #include "core/device_data.h"
 #include "core/hooks.h"
+#include "pipelines/graphics_pipeline_state.h"
 #include "pipelines/pipeline_batch.h"
 #include "pipelines/pipeline_preparation.h"
 #include "tile_image/tile_image_draw_splitting.h"
+#include "tile_image/tile_image_interlock.h"
 #include "tile_image/tile_image_refusal.h"
 
 namespace vkpolyfill {
@@ -28,20 +31,13 @@ namespace {
 
 using SafeInfo = vku::safe_VkGraphicsPipelineCreateInfo;
 
-bool has_dynamic_state(const VkGraphicsPipelineCreateInfo& info, VkDynamicState state) {
-    if (info.pDynamicState == nullptr) return false;
-    const VkPipelineDynamicStateCreateInfo& dynamic = *info.pDynamicState;
-    return std::find(dynamic.pDynamicStates, dynamic.pDynamicStates + dynamic.dynamicStateCount, state) !=
-           dynamic.pDynamicStates + dynamic.dynamicStateCount;
-}
-
 // Why the emulation cannot serve this pipeline's tile-image reads, or "".
 std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info) {
     if (info.renderPass != VK_NULL_HANDLE) return "tile images are read in dynamic rendering only, and renderPass is not VK_NULL_HANDLE";
     if ((info.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || vku::FindStructInPNextChain<VkPipelineLibraryCreateInfoKHR>(info.pNext)) {
         return "graphics pipeline libraries with tile-image reads are not supported";
     }
-    if (has_dynamic_state(info, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)) {
+    if (has_dynamic_state(info, {VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT})) {
         return "tile-image reads with a dynamic rasterization sample count are not supported (the lowered shader depends on it)";
     }
     if (vku::FindStructInPNextChain<VkRenderingInputAttachmentIndexInfo>(info.pNext)) {
@@ -52,7 +48,7 @@ std::string unsupported_reason(const VkGraphicsPipelineCreateInfo& info) {
 
 // The pipeline's topology, unless dynamic (then the command buffer's, when draws are split).
 std::optional<VkPrimitiveTopology> static_topology(const VkGraphicsPipelineCreateInfo& info) {
-    if (info.pInputAssemblyState == nullptr || has_dynamic_state(info, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)) return std::nullopt;
+    if (info.pInputAssemblyState == nullptr || has_dynamic_state(info, {VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY})) return std::nullopt;
     return info.pInputAssemblyState->topology;
 }
 
@@ -64,24 +60,35 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
     if (std::string reason = unreadable_color_location(usage, tile.target.depth_binding, tile.color_limit); !reason.empty()) {
         return refuse_tile_image_reads(data, code, reason);
     }
-    std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
+    // Coherent color reads: rasterization-order access where the device has it for every aspect read,
+    // else a fragment shader interlock where it serves the pipeline, else split draws (which order
+    // depth/stencil reads with early tests too).
+    std::string obstacle;
+    const bool interlock = uses_interlock(data, usage, info, obstacle);
+    const bool split = !interlock && needs_split_draws(tile.order, usage, false);
+    if (split && !obstacle.empty()) {
+        const LoggedObject objects[] = {code.object};
+        data.instance->logger.log(LogLevel::Info, "vkpolyfill-tile-image",
+                                  code.name + ": its coherent reads split its draws: a fragment shader interlock cannot order them, as " +
+                                      obstacle,
+                                  code.object.handle ? std::span<const LoggedObject>(objects) : std::span<const LoggedObject>());
+    }
+    std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage, interlock);
     if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");
     std::string error;
     std::shared_ptr<const LayerPipelineLayout> layout = tile.layouts.pipeline_layout(info.layout, error);
     if (!layout) return refuse_tile_image_reads(data, code, error);
     copy.layout = layout->layout;
 
-    // Coherent reads: rasterization-order access for the aspects read, where the device has it for
-    // all of them; otherwise the draws are split (which orders depth/stencil reads with early tests too).
-    const bool split = needs_split_draws(tile.order, usage, false);
-    if (split) tile.draws_split.store(true, std::memory_order_release);
+    if (split || interlock) tile.draws_intercepted.store(true, std::memory_order_release);
+    if (interlock) mask_read_attachments(usage, info, copy);
     if (!split && usage.early_fragment_tests && ((usage.depth && usage.coherent_depth) || (usage.stencil && usage.coherent_stencil))) {
         return refuse_tile_image_reads(data, code,
                                        "coherent depth or stencil reads with EarlyFragmentTests cannot be ordered (rasterization-order "
                                        "depth/stencil access excludes early fragment tests): declare the "
                                        "NonCoherent*AttachmentReadEXT modes");
     }
-    if (!split && copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
+    if (!split && !interlock && copy.pColorBlendState && usage.coherent_color && !usage.colors.empty()) {
         copy.pColorBlendState->flags |= VK_PIPELINE_COLOR_BLEND_STATE_CREATE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_BIT_EXT;
     }
     if (!split && copy.pDepthStencilState && usage.depth && usage.coherent_depth) {
@@ -97,7 +104,8 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
         indices.pColorAttachmentInputIndices = locations->pColorAttachmentLocations;
         vku::AddToPnext(copy, indices);
     }
-    record = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout), split, static_topology(info)});
+    record = std::make_shared<const TilePipeline>(
+        TilePipeline{std::move(layout), std::move(set_layout), split, interlock, static_topology(info)});
     return VK_SUCCESS;
 }
 
@@ -118,17 +126,10 @@ bool uses_depth_stencil(const VkGraphicsPipelineCreateInfo& info) {
 // location VkRenderingAttachmentLocationInfo moves it to.
 uint32_t color_locations(const VkGraphicsPipelineCreateInfo& info) {
     if (info.renderPass != VK_NULL_HANDLE) return ~0u;  // tile-image reads are refused there (unsupported_reason)
-    auto* rendering = vku::FindStructInPNextChain<VkPipelineRenderingCreateInfo>(info.pNext);
-    if (rendering == nullptr) return 0;  // dynamic rendering without color attachments
-    auto* moved = vku::FindStructInPNextChain<VkRenderingAttachmentLocationInfo>(info.pNext);
     uint32_t locations = 0;
-    for (uint32_t i = 0; i < rendering->colorAttachmentCount; ++i) {
-        if (rendering->pColorAttachmentFormats == nullptr || rendering->pColorAttachmentFormats[i] == VK_FORMAT_UNDEFINED) continue;
-        const uint32_t location = moved && moved->pColorAttachmentLocations && i < moved->colorAttachmentCount
-                                      ? moved->pColorAttachmentLocations[i]
-                                      : i;
+    for_color_attachments(info, [&](uint32_t, uint32_t location, VkFormat) {
         if (location < 32) locations |= 1u << location;
-    }
+    });
     return locations;
 }
 
@@ -153,6 +154,7 @@ VkResult prepare_graphics_pipeline(const DeviceData& data, const VkGraphicsPipel
                 // Only then: both are in the lowering cache's key, and other stages do not depend on them.
                 request.rasterization_samples = info.pMultisampleState ? info.pMultisampleState->rasterizationSamples : 1;
                 request.color_locations = color_locations(info);
+                request.interlock = prepared.record->interlock;
             }
         }
         const LoweredStage lowered = lower_stage(data, code, request);

@@ -84,7 +84,8 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
                            target.split_b_rows ? 1u : 0u,
                            target.shader_int16 ? 1u : 0u, target.unroll_up_to,
                            target.tile_image.descriptor_set, target.tile_image.depth_binding, target.tile_image.samples,
-                           target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u}) {
+                           target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u,
+                           target.tile_image.interlock ? 1u : 0u}) {
         append_u32(out, field);
     }
     append_u32(out, static_cast<uint32_t>(target.multiply_on_native_matrices));

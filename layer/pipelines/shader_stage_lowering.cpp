@@ -101,6 +101,7 @@ LoweredStage lower_stage(const DeviceData& device, const StageCode& code, const 
         target.subgroup_size = request.subgroup_size;
         target.tile_image.samples = request.rasterization_samples;
         target.tile_image.color_locations = request.color_locations;
+        target.tile_image.interlock = request.interlock;
         lowering::Options options;
         options.module_name = code.name;
         options.specialization = specialization_values(request.specialization);

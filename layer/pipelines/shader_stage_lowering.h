@@ -28,6 +28,7 @@ struct StageRequest {
     uint32_t subgroup_size;
     uint32_t rasterization_samples = 1;  // fragment stages: tile images read multisampled attachments above 1
     uint32_t color_locations = ~0u;      // fragment stages: where the pass has color attachments (TileImageTarget)
+    bool interlock = false;              // fragment stages: coherent color reads ordered by an interlock (TileImageTarget)
 };
 
 struct LoweredStage {

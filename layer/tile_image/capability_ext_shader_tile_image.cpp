@@ -48,6 +48,16 @@ bool has_rasterization_order(const PhysicalDeviceFacts& facts) {
     return facts.native_spec_version(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME) != 0;
 }
 
+// Storage images of the attachments read and written in a pixel-ordered critical section
+// (lower.h's TileImageTarget::interlock).
+bool has_interlock(const PhysicalDeviceFacts& facts) {
+    const VkPhysicalDeviceFeatures& core = facts.features;
+    return facts.native_spec_version(VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME) != 0 &&
+           facts.fragment_shader_interlock.fragmentShaderPixelInterlock && core.fragmentStoresAndAtomics &&
+           core.shaderStorageImageReadWithoutFormat && core.shaderStorageImageWriteWithoutFormat &&
+           core.shaderStorageImageArrayDynamicIndexing;
+}
+
 uint32_t input_attachment_limit(const PhysicalDeviceFacts& facts) {
     const VkPhysicalDeviceLimits& limits = facts.properties.limits;
     return std::min(limits.maxPerStageDescriptorInputAttachments, limits.maxDescriptorSetInputAttachments);
@@ -95,14 +105,22 @@ void report_limits(const PhysicalDeviceFacts& facts, VkBaseOutStructure* chain) 
     limits.maxBoundDescriptorSets = std::max(driver.maxBoundDescriptorSets - 1, kApplicationSets);
     limits.maxPerStageDescriptorInputAttachments = reduced(driver.maxPerStageDescriptorInputAttachments, taken);
     limits.maxDescriptorSetInputAttachments = reduced(driver.maxDescriptorSetInputAttachments, taken);
-    limits.maxPerStageResources = reduced(driver.maxPerStageResources, taken);
-    auto reduce_update_after_bind = [taken](auto* properties) {
+    // Where an interlock may order reads, the set also has a storage image per color location.
+    const uint32_t storage = has_interlock(facts) ? tile_image_color_budget(facts).colors : 0;
+    limits.maxPerStageDescriptorStorageImages = reduced(driver.maxPerStageDescriptorStorageImages, storage);
+    limits.maxDescriptorSetStorageImages = reduced(driver.maxDescriptorSetStorageImages, storage);
+    limits.maxPerStageResources = reduced(driver.maxPerStageResources, taken + storage);
+    auto reduce_update_after_bind = [taken, storage](auto* properties) {
         if (properties == nullptr) return;
         properties->maxPerStageDescriptorUpdateAfterBindInputAttachments =
             reduced(properties->maxPerStageDescriptorUpdateAfterBindInputAttachments, taken);
         properties->maxDescriptorSetUpdateAfterBindInputAttachments =
             reduced(properties->maxDescriptorSetUpdateAfterBindInputAttachments, taken);
-        properties->maxPerStageUpdateAfterBindResources = reduced(properties->maxPerStageUpdateAfterBindResources, taken);
+        properties->maxPerStageDescriptorUpdateAfterBindStorageImages =
+            reduced(properties->maxPerStageDescriptorUpdateAfterBindStorageImages, storage);
+        properties->maxDescriptorSetUpdateAfterBindStorageImages =
+            reduced(properties->maxDescriptorSetUpdateAfterBindStorageImages, storage);
+        properties->maxPerStageUpdateAfterBindResources = reduced(properties->maxPerStageUpdateAfterBindResources, taken + storage);
     };
     reduce_update_after_bind(vku::FindStructInPNextChain<VkPhysicalDeviceVulkan12Properties>(chain->pNext));
     reduce_update_after_bind(vku::FindStructInPNextChain<VkPhysicalDeviceDescriptorIndexingProperties>(chain->pNext));
@@ -136,6 +154,25 @@ void enable_rasterization_order(const PhysicalDeviceFacts& facts, vku::safe_VkDe
     if (!order) vku::AddToPnext(create_info, added);
 }
 
+void enable_interlock(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreateInfo& create_info) {
+    if (!has_interlock(facts)) return;
+    vku::AddExtension(create_info, VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME);
+    if (auto* interlock = vku::FindStructInPNextChain<VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT>(
+            const_cast<void*>(create_info.pNext))) {
+        interlock->fragmentShaderPixelInterlock = VK_TRUE;
+    } else {
+        VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT added = vku::InitStructHelper();
+        added.fragmentShaderPixelInterlock = VK_TRUE;
+        vku::AddToPnext(create_info, added);
+    }
+    for (VkBool32 VkPhysicalDeviceFeatures::*feature :
+         {&VkPhysicalDeviceFeatures::fragmentStoresAndAtomics, &VkPhysicalDeviceFeatures::shaderStorageImageReadWithoutFormat,
+          &VkPhysicalDeviceFeatures::shaderStorageImageWriteWithoutFormat,
+          &VkPhysicalDeviceFeatures::shaderStorageImageArrayDynamicIndexing}) {
+        enable_core_feature(create_info, feature, VK_TRUE);
+    }
+}
+
 // The driver never sees the extension's feature struct; when the application enabled the extension,
 // the copy turns on what the lowered shaders and the render-pass emulation use.
 void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool, vku::safe_VkDeviceCreateInfo& create_info) {
@@ -147,6 +184,7 @@ void prepare_device_create_info(const PhysicalDeviceFacts& facts, uint32_t, bool
     enable_feature(create_info, &VkPhysicalDeviceVulkan14Features::dynamicRenderingLocalRead,
                    &VkPhysicalDeviceDynamicRenderingLocalReadFeatures::dynamicRenderingLocalRead);
     enable_rasterization_order(facts, create_info);
+    enable_interlock(facts, create_info);
     enable_feature(create_info, &VkPhysicalDeviceVulkan12Features::descriptorBindingPartiallyBound,
                    &VkPhysicalDeviceDescriptorIndexingFeatures::descriptorBindingPartiallyBound);
     // Without it, the lowering indexes the layer's input attachments with constants only.
@@ -169,7 +207,9 @@ TileImageOrder tile_image_order(const PhysicalDeviceFacts& facts, TileImageOrder
             // llvmpipe rasterizes and shades the primitives of a render pass instance in submission
             // order, tile by tile; other drivers promise nothing without rasterization-order access.
             .shades_in_primitive_order = facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
-            .always_split = setting == TileImageOrdering::DrawSplitting};
+            .always_split = setting == TileImageOrdering::DrawSplitting,
+            .interlock = has_interlock(facts),
+            .prefer_interlock = setting == TileImageOrdering::Interlock};
 }
 
 TileImageColorBudget tile_image_color_budget(const PhysicalDeviceFacts& facts) {

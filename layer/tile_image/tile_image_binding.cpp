@@ -3,11 +3,19 @@
 namespace vkpolyfill {
 namespace {
 
-// Color views by the location a tile image names them with (local read's remapping applies).
+// Color views by the location a tile image names them with (local read's remapping applies). An
+// interlock's reads take only views that can be storage images (an image the layer could not give
+// storage usage leaves its element unbound).
 RenderedViews views_by_location(TileImageDevice& tile, const CommandBufferState& state, const TileSetLayout& layout) {
     RenderedViews views;
     for (uint32_t i = 0; i < state.color_count; ++i) {
-        if (state.locations[i] < kMaxTileImageColors) views.colors[state.locations[i]] = state.attachment_views.colors[i];
+        const VkImageView view = state.attachment_views.colors[i];
+        const uint32_t location = state.locations[i];
+        const std::shared_ptr<const ViewRecord> record = view != VK_NULL_HANDLE ? tile.views.find(view) : nullptr;
+        const bool storage = record && record->storage;
+        if (location >= kMaxTileImageColors || (layout.interlock && !storage)) continue;
+        views.colors[location] = view;
+        if (storage) views.general_colors |= 1u << location;
     }
     if (layout.depth && state.attachment_views.depth) views.depth = tile.views.aspect_view(state.attachment_views.depth, VK_IMAGE_ASPECT_DEPTH_BIT);
     if (layout.stencil && state.attachment_views.stencil) {

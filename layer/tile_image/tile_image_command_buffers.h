@@ -30,6 +30,7 @@ struct LayoutRestore {
     VkImage image;
     VkImageSubresourceRange range;
     VkImageLayout layout;  // the application's, during the render pass
+    VkImageLayout local;   // the layer's (ViewRecord::local_layout)
 };
 
 struct CommandBufferState {

@@ -1,7 +1,8 @@
-// The descriptor sets the lowered tile-image reads use: input attachments in RENDERING_LOCAL_READ
-// pointing at a render pass instance's attachments. One set per set of views a shader reads, written
-// once and kept until one of its views is destroyed (a handle may come back for another view), so a
-// render pass instance costs a lookup, not an allocation and a write. Lookups share a lock; a new
+// The descriptor sets the lowered tile-image reads use: input attachments (or, for an interlock's
+// reads, storage images) in their local-read layouts (ViewRecord::local_layout) pointing at a render
+// pass instance's attachments. One set per set of views a shader reads, written once and kept until
+// one of its views is destroyed (a handle may come back for another view), so a render pass instance
+// costs a lookup, not an allocation and a write. Lookups share a lock; a new
 // set or a destroyed view takes it alone.
 #pragma once
 
@@ -24,6 +25,7 @@ inline constexpr uint32_t kMaxTileImageColors = 16;
 // stencil views.
 struct RenderedViews {
     std::array<VkImageView, kMaxTileImageColors> colors{};
+    uint32_t general_colors = 0;  // bit L: the color at location L is in GENERAL (ViewRecord::local_layout)
     VkImageView depth = VK_NULL_HANDLE;
     VkImageView stencil = VK_NULL_HANDLE;
 };
@@ -43,9 +45,11 @@ class TileImageDescriptors {
   private:
     struct Key {
         VkDescriptorSetLayout layout;
+        bool interlock;       // colors written as storage images
         RenderedViews views;  // only those the layout reads
         bool operator==(const Key& other) const {
-            return layout == other.layout && views.colors == other.views.colors && views.depth == other.views.depth &&
+            return layout == other.layout && interlock == other.interlock && views.colors == other.views.colors &&
+                   views.general_colors == other.views.general_colors && views.depth == other.views.depth &&
                    views.stencil == other.views.stencil;
         }
     };

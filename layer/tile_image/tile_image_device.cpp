@@ -14,7 +14,7 @@ TileImageDevice::TileImageDevice(VkDevice handle, const VkuDeviceDispatchTable& 
       set_input_attachment_indices(dispatch.CmdSetRenderingInputAttachmentIndicesKHR ? dispatch.CmdSetRenderingInputAttachmentIndicesKHR
                                                                                      : dispatch.CmdSetRenderingInputAttachmentIndices),
       views(handle, dispatch),
-      layouts(handle, dispatch, tile.descriptor_set, tile.depth_binding),
+      layouts(handle, dispatch, tile.descriptor_set, tile.depth_binding, ordering.interlock),
       descriptors(handle, dispatch, tile.depth_binding),
       primitive_indices(handle, dispatch, memory) {}
 

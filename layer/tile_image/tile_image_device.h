@@ -20,16 +20,22 @@
 namespace vkpolyfill {
 
 // What orders coherent tile-image reads on this device: its rasterization-order attachment access
-// (per aspect, for pipelines), llvmpipe's shading in primitive order, or else splitting draws
-// (tile_image_draw_splitting.h); the tile_image_ordering setting may ask for splitting everywhere.
+// (per aspect, for pipelines), llvmpipe's shading in primitive order, a fragment shader interlock (for
+// the pipelines it can serve: tile_image_interlock.h), or else splitting draws
+// (tile_image_draw_splitting.h); the tile_image_ordering setting may ask for splitting everywhere, or
+// for the interlock wherever it can serve.
 struct TileImageOrder {
     bool color = false, depth = false, stencil = false;  // rasterization-order access the device has
     bool shades_in_primitive_order = false;
     bool always_split = false;
+    bool interlock = false;  // the device has what the interlock needs (enabled at vkCreateDevice)
+    bool prefer_interlock = false;
 
-    // Whether any pipeline or shader object may split its draws (needs_split_draws); where none can,
-    // the device's draws are not intercepted at all.
-    bool may_split() const { return always_split || !color || !depth || !stencil || !shades_in_primitive_order; }
+    // Whether any pipeline or shader object may split its draws (needs_split_draws) or have them
+    // wrapped in barriers (an interlock's); where none can, the device's draws are not intercepted.
+    bool intercepts_draws() const {
+        return always_split || (interlock && prefer_interlock) || !color || !depth || !stencil || !shades_in_primitive_order;
+    }
 };
 
 struct TileImageDevice {
@@ -41,10 +47,10 @@ struct TileImageDevice {
     lowering::TileImageTarget target;
     std::string color_limit;  // the device limit that decides how many color locations the layer's set has
     TileImageOrder order;
-    // Set once a pipeline or shader object whose draws split is made: until then no draw splits, and
+    // Set once a pipeline or shader object whose draws split or are interlocked is made: until then
     // the draw hooks skip looking up the command buffer's state (recording a draw through the layer
     // on lavapipe 26: 0.057 us with the lookup, 0.035-0.038 without it).
-    std::atomic<bool> draws_split{false};
+    std::atomic<bool> draws_intercepted{false};
     // vkCmdSetRenderingInputAttachmentIndices, core or KHR, whichever the device has.
     PFN_vkCmdSetRenderingInputAttachmentIndices set_input_attachment_indices;
 

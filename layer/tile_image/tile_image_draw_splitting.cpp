@@ -66,10 +66,11 @@ bool needs_split_draws(const TileImageOrder& order, const lowering::TileImageUsa
     return (color && !order.color) || (depth && !order.depth) || (stencil && !order.stencil);
 }
 
-CommandBufferState* splitting_state(const TileImageDevice& tile, VkCommandBuffer command_buffer) {
-    if (!tile.draws_split.load(std::memory_order_acquire)) return nullptr;
+CommandBufferState* ordering_state(const TileImageDevice& tile, VkCommandBuffer command_buffer) {
+    if (!tile.draws_intercepted.load(std::memory_order_acquire)) return nullptr;
     CommandBufferState* state = tile.command_buffers.find(command_buffer);
-    return state && state->rendering && state->pipeline && state->pipeline->split_draws ? state : nullptr;
+    const bool ordered = state && state->rendering && state->pipeline && (state->pipeline->split_draws || state->pipeline->interlock);
+    return ordered ? state : nullptr;
 }
 
 void report_unsplit(const DeviceData& data, CommandBufferState& state, VkCommandBuffer command_buffer, const std::string& why) {

@@ -38,9 +38,10 @@ struct DrawCounts {
     uint32_t first_instance;
 };
 
-// The command buffer's state when the draw about to be recorded must be split: a render pass
-// instance, and a bound pipeline or shader object that needs it; else null.
-CommandBufferState* splitting_state(const TileImageDevice& tile, VkCommandBuffer command_buffer);
+// The command buffer's state when the draw about to be recorded must be split or wrapped in an
+// interlock's barriers (state.pipeline says which): a render pass instance, and a bound pipeline or
+// shader object that needs it; else null.
+CommandBufferState* ordering_state(const TileImageDevice& tile, VkCommandBuffer command_buffer);
 
 // Records `draw` split per primitive (vkCmdDraw, or vkCmdDrawIndexed when `indexed`), or as it is
 // with a report when it cannot be.

@@ -8,8 +8,8 @@
 namespace vkpolyfill {
 namespace {
 
-std::vector<uint32_t> signature(const lowering::TileImageUsage& usage) {
-    std::vector<uint32_t> key{usage.depth ? 1u : 0u, usage.stencil ? 1u : 0u};
+std::vector<uint32_t> signature(const lowering::TileImageUsage& usage, bool interlock) {
+    std::vector<uint32_t> key{usage.depth ? 1u : 0u, usage.stencil ? 1u : 0u, interlock ? 1u : 0u};
     for (const lowering::TileImageColors& c : usage.colors) {
         key.push_back(c.location);
         key.push_back(c.count);
@@ -20,8 +20,8 @@ std::vector<uint32_t> signature(const lowering::TileImageUsage& usage) {
 }  // namespace
 
 TileImageLayouts::TileImageLayouts(VkDevice device, const VkuDeviceDispatchTable& next, uint32_t layer_set,
-                                   uint32_t depth_binding)
-    : device_(device), next_(next), layer_set_(layer_set), depth_binding_(depth_binding) {
+                                   uint32_t depth_binding, bool storage_colors)
+    : device_(device), next_(next), layer_set_(layer_set), depth_binding_(depth_binding), storage_colors_(storage_colors) {
     VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper();
     if (next_.CreateDescriptorSetLayout(device_, &info, nullptr, &empty_) != VK_SUCCESS) empty_ = VK_NULL_HANDLE;
     create_shared();
@@ -37,14 +37,17 @@ void TileImageLayouts::create_shared() {
     const std::array bindings{
         VkDescriptorSetLayoutBinding{0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, depth_binding_, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
         VkDescriptorSetLayoutBinding{depth_binding_, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
-        VkDescriptorSetLayoutBinding{depth_binding_ + 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
-    const std::array<VkDescriptorBindingFlags, bindings.size()> flags{
-        VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT};
+        VkDescriptorSetLayoutBinding{depth_binding_ + 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+        VkDescriptorSetLayoutBinding{depth_binding_ + 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, depth_binding_, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                     nullptr}};
+    std::array<VkDescriptorBindingFlags, bindings.size()> flags;
+    flags.fill(VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
     VkDescriptorSetLayoutBindingFlagsCreateInfo binding_flags = vku::InitStructHelper();
-    binding_flags.bindingCount = static_cast<uint32_t>(flags.size());
+    const uint32_t count = storage_colors_ ? 4 : 3;
+    binding_flags.bindingCount = count;
     binding_flags.pBindingFlags = flags.data();
     VkDescriptorSetLayoutCreateInfo info = vku::InitStructHelper(&binding_flags);
-    info.bindingCount = static_cast<uint32_t>(bindings.size());
+    info.bindingCount = count;
     info.pBindings = bindings.data();
     if (next_.CreateDescriptorSetLayout(device_, &info, nullptr, &shared_) != VK_SUCCESS) shared_ = VK_NULL_HANDLE;
 }
@@ -68,12 +71,12 @@ std::shared_ptr<const ApplicationLayout> TileImageLayouts::application_layout(Vk
     return found->first ? found->second : nullptr;
 }
 
-std::shared_ptr<const TileSetLayout> TileImageLayouts::set_layout(const lowering::TileImageUsage& usage) {
+std::shared_ptr<const TileSetLayout> TileImageLayouts::set_layout(const lowering::TileImageUsage& usage, bool interlock) {
     if (shared_ == VK_NULL_HANDLE) return nullptr;
-    const std::vector<uint32_t> key = signature(usage);
+    const std::vector<uint32_t> key = signature(usage, interlock);
     std::lock_guard lock(mutex_);
     std::shared_ptr<const TileSetLayout>& set = set_layouts_[key];
-    if (!set) set = std::make_shared<const TileSetLayout>(TileSetLayout{shared_, usage.colors, usage.depth, usage.stencil});
+    if (!set) set = std::make_shared<const TileSetLayout>(TileSetLayout{shared_, usage.colors, usage.depth, usage.stencil, interlock});
     return set;
 }
 

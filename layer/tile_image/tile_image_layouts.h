@@ -1,7 +1,9 @@
 // Pipeline layouts for lowered tile-image shaders: the application's set layouts and push constants,
 // empty set layouts up to the layer's set (the last one the device has, which the layer reports as
 // taken), and there the layer's one set layout: every color location as an element of one input
-// attachment array at binding 0, depth and stencil after (lower.h's TileImageTarget), partially bound.
+// attachment array at binding 0, depth and stencil after (lower.h's TileImageTarget), and on a device
+// that may order reads by an interlock every color location again as a storage image array after them
+// (tile_image_interlock.h), partially bound.
 // One set layout for every shader lets shader objects drawn together list identical set layouts, as
 // Vulkan asks (VUID-vkCmdDraw-None-08879), whatever each reads. Layouts that agree for the
 // application's sets stay compatible with its own layout, so its descriptor binds and push constants
@@ -22,12 +24,14 @@
 
 namespace vkpolyfill {
 
-// The layer's set layout, and the input attachments of it one shader reads.
+// The layer's set layout, and the input attachments (or, through an interlock, the storage images) of
+// it one shader reads.
 struct TileSetLayout {
     VkDescriptorSetLayout handle = VK_NULL_HANDLE;
     std::vector<lowering::TileImageColors> colors;
     bool depth = false;
     bool stencil = false;
+    bool interlock = false;  // colors read as storage images
 };
 
 // A layout the layer made: destroyed with the last pipeline or shader that uses it.
@@ -55,7 +59,8 @@ struct ApplicationLayout {
 
 class TileImageLayouts {
   public:
-    TileImageLayouts(VkDevice device, const VkuDeviceDispatchTable& next, uint32_t layer_set, uint32_t depth_binding);
+    TileImageLayouts(VkDevice device, const VkuDeviceDispatchTable& next, uint32_t layer_set, uint32_t depth_binding,
+                     bool storage_colors);
     ~TileImageLayouts();
     TileImageLayouts(const TileImageLayouts&) = delete;
     TileImageLayouts& operator=(const TileImageLayouts&) = delete;
@@ -72,7 +77,7 @@ class TileImageLayouts {
 
     // What a shader reads, with the layer's set layout (one for every shader); null if the driver
     // refused that layout.
-    std::shared_ptr<const TileSetLayout> set_layout(const lowering::TileImageUsage& usage);
+    std::shared_ptr<const TileSetLayout> set_layout(const lowering::TileImageUsage& usage, bool interlock);
     // The application's sets, then the layer's; null if the driver refused it or the application
     // uses the layer's set itself (the error says so).
     std::shared_ptr<const LayerPipelineLayout> pipeline_layout(VkPipelineLayout application, std::string& error);
@@ -88,6 +93,7 @@ class TileImageLayouts {
     const VkuDeviceDispatchTable& next_;
     uint32_t layer_set_;
     uint32_t depth_binding_;
+    bool storage_colors_;
     VkDescriptorSetLayout empty_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout shared_ = VK_NULL_HANDLE;  // the layer's set: every color, depth and stencil
     vku::concurrent::unordered_map<VkPipelineLayout, std::shared_ptr<const ApplicationLayout>, 2> application_;

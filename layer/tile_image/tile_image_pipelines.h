@@ -19,6 +19,9 @@ struct TilePipeline {
     // Coherent reads that nothing in the driver orders (tile_image_draw_splitting.h): each draw becomes
     // a draw per primitive, with a by-region barrier before each.
     bool split_draws = false;
+    // Coherent color reads ordered by a fragment shader interlock (tile_image_interlock.h): each draw
+    // between by-region barriers.
+    bool interlock = false;
     // The pipeline's topology, unless dynamic (shader objects: always), when the command buffer's counts.
     std::optional<VkPrimitiveTopology> topology;
 };

@@ -1,5 +1,6 @@
 // Render pass instances on devices emulating tile images. Local reads need every attachment in
-// RENDERING_LOCAL_READ, which the application never asked for: vkCmdBeginRendering
+// RENDERING_LOCAL_READ (or GENERAL, for the storage images an interlock reads), which the application
+// never asked for: vkCmdBeginRendering
 // moves each attachment there from the layout the application gave (chained after its own barriers
 // by the attachment stages) and begins with that layout; the instance's end moves them back, so the
 // application's later barriers find the layouts they expect. Suspended instances keep the layout
@@ -57,19 +58,22 @@ struct LocalReadBegin {
     std::vector<VkImageMemoryBarrier> barriers;
 };
 
-// Moves one attachment to RENDERING_LOCAL_READ in `begin`, and notes how to move it back.
+// Moves one attachment to its local-read layout (RENDERING_LOCAL_READ, or GENERAL for a storage
+// image: ViewRecord::local_layout) in `begin`, and notes how to move it back. The layer's descriptors
+// name that layout.
 void make_local(const TileImageDevice& tile, VkRenderingAttachmentInfo& attachment, VkImageAspectFlags aspect,
                 LocalReadBegin& begin, CommandBufferState& state) {
-    // GENERAL would serve local reads too, but the layer's descriptors name RENDERING_LOCAL_READ.
-    if (attachment.imageView == VK_NULL_HANDLE || attachment.imageLayout == VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ) return;
+    if (attachment.imageView == VK_NULL_HANDLE) return;
     const std::shared_ptr<const ViewRecord> view = tile.views.find(attachment.imageView);
     if (!view) return;  // a view the layer never saw: left as it is
+    const VkImageLayout local = view->local_layout();
+    if (attachment.imageLayout == local) return;
     const VkImageSubresourceRange range = view->range(aspect);
     if (!(begin.info.flags & VK_RENDERING_RESUMING_BIT)) {
-        begin.barriers.push_back(transition(view->image, range, attachment.imageLayout, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ));
+        begin.barriers.push_back(transition(view->image, range, attachment.imageLayout, local));
     }
-    if (!(begin.info.flags & VK_RENDERING_SUSPENDING_BIT)) state.restore.push_back({view->image, range, attachment.imageLayout});
-    attachment.imageLayout = VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ;
+    if (!(begin.info.flags & VK_RENDERING_SUSPENDING_BIT)) state.restore.push_back({view->image, range, attachment.imageLayout, local});
+    attachment.imageLayout = local;
 }
 
 void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo* info, PFN_vkCmdBeginRendering down) {
@@ -120,7 +124,7 @@ void end_rendering(VkCommandBuffer command_buffer, PFN_vkCmdEndRendering down) {
     state->rendering = false;
     std::vector<VkImageMemoryBarrier> barriers;
     for (const LayoutRestore& r : state->restore) {
-        barriers.push_back(transition(r.image, r.range, VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ, r.layout));
+        barriers.push_back(transition(r.image, r.range, r.local, r.layout));
     }
     state->restore.clear();
     record_barriers(*data.tile_image, command_buffer, barriers);

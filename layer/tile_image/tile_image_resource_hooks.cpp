@@ -10,22 +10,30 @@
 
 #include "core/device_data.h"
 #include "core/hooks.h"
+#include "tile_image/tile_image_interlock.h"
 
 namespace vkpolyfill::hooks {
 
+// Attachments get input-attachment usage, and color attachments storage usage where an interlock may
+// read them (tile_image_interlock.h).
 VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* pCreateInfo,
                                            const VkAllocationCallbacks* pAllocator, VkImage* pImage) {
     const DeviceData& data = device_data(device);
-    if (!data.tile_image || with_input_attachment(pCreateInfo->usage) == pCreateInfo->usage) {
-        return data.next.CreateImage(device, pCreateInfo, pAllocator, pImage);
-    }
+    if (!data.tile_image) return data.next.CreateImage(device, pCreateInfo, pAllocator, pImage);
     try {
-        vku::safe_VkImageCreateInfo copy(pCreateInfo);
-        copy.usage = with_input_attachment(copy.usage);
-        if (auto* stencil = vku::FindStructInPNextChain<VkImageStencilUsageCreateInfo>(const_cast<void*>(copy.pNext))) {
-            stencil->stencilUsage = with_input_attachment(stencil->stencilUsage);
+        const bool storage = adds_storage_usage(data, *pCreateInfo);
+        const VkImageUsageFlags usage = with_input_attachment(pCreateInfo->usage) | (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
+        std::optional<vku::safe_VkImageCreateInfo> copy;
+        if (usage != pCreateInfo->usage) {
+            copy.emplace(pCreateInfo);
+            copy->usage = usage;
+            if (auto* stencil = vku::FindStructInPNextChain<VkImageStencilUsageCreateInfo>(const_cast<void*>(copy->pNext))) {
+                stencil->stencilUsage = with_input_attachment(stencil->stencilUsage);
+            }
         }
-        return data.next.CreateImage(device, copy.ptr(), pAllocator, pImage);
+        const VkResult result = data.next.CreateImage(device, copy ? copy->ptr() : pCreateInfo, pAllocator, pImage);
+        if (result == VK_SUCCESS) data.tile_image->views.add_image(*pImage, {usage, storage});
+        return result;
     } catch (...) {
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -36,16 +44,25 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
     const DeviceData& data = device_data(device);
     if (!data.tile_image) return data.next.CreateImageView(device, pCreateInfo, pAllocator, pView);
     try {
-        // A view that narrows its image's usage must keep the input-attachment usage the layer added.
+        // A view that narrows its image's usage must keep the input-attachment usage the layer added,
+        // and one whose format cannot be a storage image must drop the storage usage it added.
+        const AttachmentViews::Image image = data.tile_image->views.image(pCreateInfo->image);
+        const auto* usage = vku::FindStructInPNextChain<VkImageViewUsageCreateInfo>(pCreateInfo->pNext);
+        const bool storage = data.tile_image->order.interlock && ((usage ? usage->usage : image.usage) & VK_IMAGE_USAGE_STORAGE_BIT) &&
+                             storage_format(data, pCreateInfo->format);
         std::optional<vku::safe_VkImageViewCreateInfo> copy;
-        if (auto* usage = vku::FindStructInPNextChain<VkImageViewUsageCreateInfo>(pCreateInfo->pNext);
-            usage && with_input_attachment(usage->usage) != usage->usage) {
+        if (usage && with_input_attachment(usage->usage) != usage->usage) {
             copy.emplace(pCreateInfo);
             auto* copied = vku::FindStructInPNextChain<VkImageViewUsageCreateInfo>(const_cast<void*>(copy->pNext));
             copied->usage = with_input_attachment(copied->usage);
+        } else if (!usage && image.storage_added && !storage) {
+            copy.emplace(pCreateInfo);
+            VkImageViewUsageCreateInfo narrowed = vku::InitStructHelper();
+            narrowed.usage = image.usage & ~VK_IMAGE_USAGE_STORAGE_BIT;
+            vku::AddToPnext(*copy, narrowed);
         }
         const VkResult result = data.next.CreateImageView(device, copy ? copy->ptr() : pCreateInfo, pAllocator, pView);
-        if (result == VK_SUCCESS) data.tile_image->views.add(*pView, *pCreateInfo);
+        if (result == VK_SUCCESS) data.tile_image->views.add(*pView, *pCreateInfo, storage);
         return result;
     } catch (...) {
         return VK_ERROR_OUT_OF_HOST_MEMORY;

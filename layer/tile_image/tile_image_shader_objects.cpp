@@ -25,7 +25,7 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     if (std::string reason = tile.layouts.too_many_sets(info.setLayoutCount); !reason.empty()) {
         return refuse_tile_image_reads(data, code, "it " + reason);
     }
-    std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage);
+    std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage, false);
     if (!set_layout) return refuse_tile_image_reads(data, code, "the driver could not create the tile-image descriptor set layout");
     ApplicationLayout application;
     application.sets.assign(info.pSetLayouts, info.pSetLayouts + info.setLayoutCount);
@@ -45,8 +45,9 @@ VkResult prepare_tile_shader(const DeviceData& data, const StageCode& code, cons
     // Shader objects cannot ask for rasterization-order access: their coherent reads are ordered by
     // splitting their draws (topology: the command buffer's), except where the driver shades in order.
     const bool split = needs_split_draws(tile.order, usage, true);
-    if (split) tile.draws_split.store(true, std::memory_order_release);
-    prepared.reads = std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout), split, std::nullopt});
+    if (split) tile.draws_intercepted.store(true, std::memory_order_release);
+    prepared.reads =
+        std::make_shared<const TilePipeline>(TilePipeline{std::move(layout), std::move(set_layout), split, false, std::nullopt});
     info.pCode = prepared.single->data();
     info.codeSize = prepared.single->size() * sizeof(uint32_t);
     info.setLayoutCount = static_cast<uint32_t>(prepared.set_layouts.size());

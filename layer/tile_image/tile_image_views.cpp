@@ -13,11 +13,12 @@ AttachmentViews::~AttachmentViews() {
     for (const auto& [view, derived] : derived_.snapshot()) destroy(derived);
 }
 
-void AttachmentViews::add(VkImageView view, const VkImageViewCreateInfo& info) {
+void AttachmentViews::add(VkImageView view, const VkImageViewCreateInfo& info, bool storage) {
     auto record = std::make_shared<ViewRecord>();
     record->image = info.image;
     record->info = info;
     record->info.pNext = nullptr;
+    record->storage = storage;
     views_.insert_or_assign(view, std::move(record));
 }
 

@@ -17,6 +17,11 @@ namespace vkpolyfill {
 struct ViewRecord {
     VkImage image = VK_NULL_HANDLE;
     VkImageViewCreateInfo info{};  // pNext cleared
+    bool storage = false;  // usable as a storage image (by an interlock's reads: tile_image_interlock.h)
+
+    // The layout of the attachment during a render pass instance: a storage image must be in GENERAL
+    // (VUID-VkWriteDescriptorSet-descriptorType-04152), which serves local reads too.
+    VkImageLayout local_layout() const { return storage ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ; }
 
     VkImageSubresourceRange range(VkImageAspectFlags aspect) const {
         VkImageSubresourceRange r = info.subresourceRange;
@@ -32,7 +37,15 @@ class AttachmentViews {
     AttachmentViews(const AttachmentViews&) = delete;
     AttachmentViews& operator=(const AttachmentViews&) = delete;
 
-    void add(VkImageView view, const VkImageViewCreateInfo& info);
+    void add(VkImageView view, const VkImageViewCreateInfo& info, bool storage);
+    // The usage an image was created with, and whether the layer added its storage usage (for an
+    // interlock's reads); a handle the layer never saw has none.
+    struct Image {
+        VkImageUsageFlags usage = 0;
+        bool storage_added = false;
+    };
+    void add_image(VkImage image, Image record) { images_.insert_or_assign(image, record); }
+    Image image(VkImage image) const { return images_.find(image)->second; }
     // Null for a view the layer never saw (created before the device had the emulation).
     std::shared_ptr<const ViewRecord> find(VkImageView view) const;
     // The view's depth or stencil aspect alone (the view itself when that is all it has), made on first use.
@@ -50,6 +63,7 @@ class AttachmentViews {
     VkDevice device_;
     const VkuDeviceDispatchTable& next_;
     vku::concurrent::unordered_map<VkImageView, std::shared_ptr<const ViewRecord>, 4> views_;
+    vku::concurrent::unordered_map<VkImage, Image, 4> images_;  // a handle reused by a new image is recorded again
     std::mutex derived_mutex_;  // only when a depth/stencil attachment first meets a tile-image pipeline
     vku::concurrent::unordered_map<VkImageView, Derived, 2> derived_;
 };

@@ -1,8 +1,9 @@
 // vkpolyfill_tile_image_bench: what emulated tile-image reads cost (scripts/bench.sh runs it).
 //  - The blending scene (translucent quads over the framebuffer, blended source-over) drawn by
 //    tile-image reads through the layer against the same scene blended by the blend unit, on the
-//    same driver, with and without the layer, and by tile-image reads ordered by split draws (the path
-//    of GPUs without rasterization-order access): time per frame, and the ratio.
+//    same driver, with and without the layer, and by tile-image reads ordered by split draws or by a
+//    fragment shader interlock (the paths of GPUs without rasterization-order access): time per frame,
+//    and the ratio.
 //  - The layer's overhead per draw and per render pass instance: recording (and running) thousands
 //    of draws, or of begin/end pairs, through the layer and without it.
 // Times are wall-clock medians of --reps runs; on lavapipe the work is the CPU's.
@@ -79,11 +80,15 @@ void run(const Options& options) {
     const Measured programmable = measure(true, blend_scene(true, options.size, options.patches, options.frames), scene, options.reps);
     const Measured fixed_layer = measure(true, blend_scene(false, options.size, options.patches, options.frames), scene, options.reps);
     const Measured fixed_plain = measure(false, blend_scene(false, options.size, options.patches, options.frames), scene, options.reps);
-    // The path of GPUs without rasterization-order access: a draw per triangle, a barrier before each.
-    const Measured split = [&] {
-        const test::ScopedEnv ordering("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING", "draw_splitting");
+    // The paths of GPUs without rasterization-order access: a fragment shader interlock (where the
+    // driver has one: lavapipe 26; elsewhere the setting leaves (a)'s path), or a draw per triangle, a
+    // barrier before each.
+    const auto ordered_by = [&](const char* ordering) {
+        const test::ScopedEnv setting("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING", ordering);
         return measure(true, blend_scene(true, options.size, options.patches, options.frames), scene, options.reps);
-    }();
+    };
+    const Measured split = ordered_by("draw_splitting");
+    const Measured interlock = ordered_by("interlock");
     const double frames = options.frames;
     Figures figures("VK_EXT_shader_tile_image", options.driver);
     const std::string blending = std::format("blending {}x{}, {} quads", options.size, options.size, options.patches);
@@ -93,12 +98,14 @@ void run(const Options& options) {
     for (const auto& [name, m] : {std::pair{"(a) programmable: tile-image reads through the layer", &programmable},
                                   std::pair{"(b) fixed-function blending, through the layer", &fixed_layer},
                                   std::pair{"(c) fixed-function blending, without the layer", &fixed_plain},
-                                  std::pair{"(d) programmable, coherent reads ordered by split draws", &split}}) {
+                                  std::pair{"(d) programmable, coherent reads ordered by split draws", &split},
+                                  std::pair{"(e) programmable, coherent reads ordered by a fragment shader interlock", &interlock}}) {
         std::printf("| %s | %.2f | %.2f |\n", name, m->execute.median / frames, fixed_plain.execute.median / m->execute.median);
         figures.add(blending, name, "ms per frame", scaled(m->execute, 1.0 / frames));
     }
-    std::printf("\n(a) and (b) differ by at most %u/255 per channel, (d) and (a) by %u/255.\n\n",
-                max_difference(programmable.image, fixed_layer.image), max_difference(split.image, programmable.image));
+    std::printf("\n(a) and (b) differ by at most %u/255 per channel, (d) and (a) by %u/255, (e) and (a) by %u/255.\n\n",
+                max_difference(programmable.image, fixed_layer.image), max_difference(split.image, programmable.image),
+                max_difference(interlock.image, programmable.image));
 
     // Overhead: many one-quad draws in one render pass instance, then many render pass instances of one draw.
     constexpr uint32_t kDraws = 4000, kBegins = 2000;

@@ -206,6 +206,24 @@ class TileImageReads : public testing::TestWithParam<ReadCase> {
         EXPECT_EQ(got, expected);
     }
 
+    // With the layer's tile_image_ordering=interlock (vulkan.native@interlock, lavapipe 26), the coherent
+    // color reads of single-sampled pipelines reach the driver in a pixel-ordered interlock (their
+    // reads and writes storage images of the attachments); the others do not: multisampled pipelines,
+    // shader objects, coherent depth/stencil reads, non-coherent reads.
+    void expect_the_interlock_the_ordering_asks_for(const ReadCase& c) const {
+        const char* ordering = std::getenv("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING");
+        if (ordering == nullptr || std::string_view(ordering) != "interlock") return;
+        const bool expected = !c.non_coherent && !c.shader_objects && c.samples == VK_SAMPLE_COUNT_1_BIT &&
+                              c.depth_stencil == VK_FORMAT_UNDEFINED;
+        bool interlocked = false;
+        for (const auto& file : spy_.files_ending_with(c.shader_objects ? "-shader.spv" : "-module.spv")) {
+            const std::string text = lowering::disassemble(read_words(file));
+            interlocked |= text.find("OpBeginInvocationInterlockEXT") != std::string::npos &&
+                           text.find("PixelInterlockOrderedEXT") != std::string::npos;
+        }
+        EXPECT_EQ(interlocked, expected);
+    }
+
     SceneSpec spec(const ReadCase& c) const {
         SceneSpec s;
         s.colors = c.colors;
@@ -326,6 +344,7 @@ TEST_P(TileImageColorReads, EverySampleMatchesTheSimulation) {
     EXPECT_EQ(mismatches, 0u);
     expect_only_lowered_modules_reached_the_driver(c.shader_objects);
     expect_the_draws_the_ordering_asks_for(c);
+    expect_the_interlock_the_ordering_asks_for(c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageColorReads, testing::ValuesIn(kColorCases), case_name);
@@ -354,6 +373,7 @@ TEST_P(TileImageDepthStencilReads, EverySampleSawWhatTheFragmentsBeforeItWrote) 
     EXPECT_EQ(mismatches, 0u);
     expect_only_lowered_modules_reached_the_driver(c.shader_objects);
     expect_the_draws_the_ordering_asks_for(c);
+    expect_the_interlock_the_ordering_asks_for(c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, TileImageDepthStencilReads, testing::ValuesIn(kDepthStencilCases), case_name);

@@ -6,6 +6,8 @@
 #include <format>
 #include <memory>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <vulkan/utility/vk_struct_helper.hpp>
@@ -45,6 +47,23 @@ TEST(TileImageReporting, TheExtensionItsFeaturesAndPropertiesAppearWithTheLayer)
     EXPECT_FALSE(properties.shaderTileImageReadFromHelperInvocation);
 }
 
+// Whether the driver has what a fragment shader interlock's reads need (lavapipe 26 does).
+bool has_interlock(VkPhysicalDevice physical_device) {
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data());
+    const bool listed = std::ranges::any_of(extensions, [](const VkExtensionProperties& e) {
+        return std::string_view(e.extensionName) == VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME;
+    });
+    if (!listed) return false;
+    VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT interlock = vku::InitStructHelper();
+    VkPhysicalDeviceFeatures2 features = vku::InitStructHelper(&interlock);
+    vkGetPhysicalDeviceFeatures2(physical_device, &features);
+    return interlock.fragmentShaderPixelInterlock && features.features.fragmentStoresAndAtomics &&
+           features.features.shaderStorageImageReadWithoutFormat && features.features.shaderStorageImageWriteWithoutFormat;
+}
+
 TEST(TileImageReporting, TheLayersDescriptorSetAndInputAttachmentsLeaveTheReportedLimits) {
     Context without_layer({.layer = false});
     Context with_layer({});
@@ -55,6 +74,12 @@ TEST(TileImageReporting, TheLayersDescriptorSetAndInputAttachmentsLeaveTheReport
     const uint32_t taken = std::min(driver.limits.maxColorAttachments, 8u) + 2;
     EXPECT_EQ(layer.limits.maxPerStageDescriptorInputAttachments, driver.limits.maxPerStageDescriptorInputAttachments - taken);
     EXPECT_EQ(layer.limits.maxDescriptorSetInputAttachments, driver.limits.maxDescriptorSetInputAttachments - taken);
+    // Where the driver has what a fragment shader interlock's reads need (lavapipe 26), a storage image
+    // per color location too.
+    const uint32_t colors = has_interlock(without_layer.physical_device) ? taken - 2 : 0;
+    EXPECT_EQ(layer.limits.maxPerStageDescriptorStorageImages, driver.limits.maxPerStageDescriptorStorageImages - colors);
+    EXPECT_EQ(layer.limits.maxDescriptorSetStorageImages, driver.limits.maxDescriptorSetStorageImages - colors);
+    EXPECT_LE(layer.limits.maxPerStageResources, driver.limits.maxPerStageResources - taken - colors);  // tensors take some too
     // The version-2 query says the same.
     VkPhysicalDeviceProperties2 properties2 = vku::InitStructHelper();
     vkGetPhysicalDeviceProperties2(with_layer.physical_device, &properties2);
@@ -75,12 +100,16 @@ TEST(TileImageReporting, TheDriverGetsLocalReadsAndRasterizationOrderInsteadOfTh
     EXPECT_EQ(enabled.count(kExtension), 0u);
     EXPECT_EQ(enabled.count(VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME), 1u);
     EXPECT_EQ(enabled.count(VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME), 1u);
+    // And the interlock where the driver has what its reads need (lavapipe 26).
+    EXPECT_EQ(enabled.count(VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME), has_interlock(context.physical_device) ? 1u : 0u);
 }
 
 // Lavapipe's rasterization order serves every coherent read, so no draw can split there and the layer
 // leaves the draws and the state only split draws need to the driver (the driver is loaded once, its
-// entry points have one address); with tile_image_ordering=draw_splitting it intercepts them. What
-// tile images need beside them (render pass instances, pipelines) is intercepted either way.
+// entry points have one address); with tile_image_ordering=draw_splitting it intercepts them, and with
+// tile_image_ordering=interlock where the driver has the interlock (lavapipe 26), whose pipelines' draws
+// sit between barriers. What tile images need beside them (render pass instances, pipelines) is
+// intercepted either way.
 TEST(TileImageReporting, DrawsAreInterceptedOnlyWhereTheyMaySplit) {
     Context driver({.layer = false});
     const auto emulating = [](const char* ordering) {
@@ -89,7 +118,9 @@ TEST(TileImageReporting, DrawsAreInterceptedOnlyWhereTheyMaySplit) {
         features.shaderTileImageColorReadAccess = VK_TRUE;
         return std::make_unique<Context>(ContextOptions{.device_extensions = {kExtension}, .device_features_next = &features});
     };
-    const std::unique_ptr<Context> ordered = emulating(nullptr), splitting = emulating("draw_splitting");
+    const std::unique_ptr<Context> ordered = emulating(nullptr), splitting = emulating("draw_splitting"),
+                                   interlocking = emulating("interlock");
+    const bool interlock = has_interlock(driver.physical_device);
     const auto intercepted = [&](const Context& context, const char* name) {
         return vkGetDeviceProcAddr(context.device, name) != vkGetDeviceProcAddr(driver.device, name);
     };
@@ -97,6 +128,7 @@ TEST(TileImageReporting, DrawsAreInterceptedOnlyWhereTheyMaySplit) {
                              "vkCmdSetPrimitiveTopology", "vkCmdBindIndexBuffer"}) {
         EXPECT_FALSE(intercepted(*ordered, name)) << name;
         EXPECT_TRUE(intercepted(*splitting, name)) << name;
+        EXPECT_EQ(intercepted(*interlocking, name), interlock) << name;
     }
     for (const char* name : {"vkCmdBeginRendering", "vkCmdBindPipeline", "vkCreateGraphicsPipelines"}) {
         EXPECT_TRUE(intercepted(*ordered, name)) << name;

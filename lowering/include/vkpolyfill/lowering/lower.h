@@ -44,6 +44,13 @@ struct TileImageTarget {
     // (shaderInputAttachmentArrayDynamicIndexing). Without, a tile-image array indexed at run time is
     // read at each of its elements with a constant index and the index selects the texel.
     bool dynamic_indexing = true;
+    // Coherent color reads ordered by fragment shader interlock (a device without rasterization-order
+    // attachment access): the colors the shader reads become storage images at `depth_binding` + 2
+    // (element L for location L, read at the fragment's pixel) and the shader, inside a pixel-ordered
+    // critical section around the whole entry point, writes its outputs of those locations there
+    // itself (the layer masks the attachments' own writes; tile_image.h's interlock_obstacle says
+    // which shaders can). Single-sampled pipelines only.
+    bool interlock = false;
 };
 
 // Which workgroup-scope multiply-adds run on the driver's own cooperative matrices

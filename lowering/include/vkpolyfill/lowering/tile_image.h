@@ -31,6 +31,9 @@ struct TileImageUsage {
     bool coherent_depth = false;
     bool coherent_stencil = false;
     bool early_fragment_tests = false;
+    // Why a fragment shader interlock cannot order the coherent color reads (TileImageTarget::interlock),
+    // or "".
+    std::string interlock_obstacle;
 
     bool reads_anything() const { return !colors.empty() || depth || stencil; }
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/id_remap.h"
+#include "passes/tile_image/interlocked_outputs.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
@@ -23,7 +24,7 @@ bool is_vector(const ir::Module& module, uint32_t type) {
 
 AttachmentReads::AttachmentReads(PassContext& context, const DynamicElements& dynamic)
     : context_(context), dynamic_(context.target.tile_image.dynamic_indexing ? kNone : dynamic),
-      multisampled_(context.target.tile_image.samples > 1) {}
+      multisampled_(context.target.tile_image.samples > 1), interlock_(context.target.tile_image.interlock) {}
 
 uint32_t AttachmentReads::coordinate() {
     if (!coordinate_) {
@@ -48,8 +49,9 @@ uint32_t AttachmentReads::aspect_variable(uint32_t& variable, uint32_t component
     return variable;
 }
 
-uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read) {
+uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read, bool color) {
     const uint32_t vec4 = context_.types.get_type_vector(component_type, 4);
+    if (color && interlock_) return builder.add(spv::OpImageRead, vec4, {read.image, pixel_coordinate(context_, builder)});
     std::vector<uint32_t> operands{read.image, coordinate()};
     if (multisampled_) {
         operands.push_back(spv::ImageOperandsSampleMask);
@@ -62,7 +64,7 @@ uint32_t AttachmentReads::read_color(ir::Builder& builder, uint32_t component_ty
     const ir::Module& module = context_.module;
     const ir::Instruction* load = module.find_definition(read.image);
     const auto found = load && load->opcode() == spv::OpLoad ? dynamic_.find(load->word(3)) : dynamic_.end();
-    if (found == dynamic_.end()) return read_vec4(builder, component_type, read);
+    if (found == dynamic_.end()) return read_vec4(builder, component_type, read, true);
     const DynamicElement& element = found->second;
     const uint32_t pointer_type = module.find_definition(found->first)->type_id();
     ir::TypeManager& types = context_.types;
@@ -75,7 +77,7 @@ uint32_t AttachmentReads::read_color(ir::Builder& builder, uint32_t component_ty
     for (uint32_t k = element.first; k < element.first + element.count; ++k) {
         const uint32_t pointer = builder.add(spv::OpAccessChain, pointer_type, {element.array, types.get_constant_uint32(k)});
         const uint32_t image = builder.add(spv::OpLoad, load->type_id(), {pointer});
-        const uint32_t value = read_vec4(builder, component_type, {image, read.sample});
+        const uint32_t value = read_vec4(builder, component_type, {image, read.sample}, true);
         if (!texel) {
             texel = value;
             continue;
@@ -143,7 +145,7 @@ bool AttachmentReads::lower(ir::BasicBlock& block, size_t i) {
     const uint32_t binding = context_.target.tile_image.depth_binding + (depth ? 0 : 1);
     const uint32_t variable = aspect_variable(depth ? depth_variable_ : stencil_variable_, component, binding);
     const uint32_t image = builder.add(spv::OpLoad, image_type(component), {variable});
-    const uint32_t texel = read_vec4(builder, component, {image, operands.empty() ? 0 : operands[0]});
+    const uint32_t texel = read_vec4(builder, component, {image, operands.empty() ? 0 : operands[0]}, false);
     if (result_type == component) {
         builder.add(spv::OpCompositeExtract, result_type, {texel, 0}, result);
     } else {  // a signed stencil result: stencil attachments hold unsigned values

@@ -34,8 +34,9 @@ class AttachmentReads {
         uint32_t image;   // the loaded SubpassData image
         uint32_t sample;  // 0 when the read has no Sample operand
     };
-    // Adds an OpImageRead of a 4-component vector of `component_type`; returns its id.
-    uint32_t read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read);
+    // Adds an OpImageRead of a 4-component vector of `component_type`; returns its id. A color read
+    // through an interlock (TileImageTarget::interlock) reads a storage image at the fragment's pixel.
+    uint32_t read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read, bool color);
     // The texel of a color read, selected among the elements' reads when its image is an element
     // picked at run time on a device without dynamic indexing.
     uint32_t read_color(ir::Builder& builder, uint32_t component_type, const Read& read);
@@ -47,6 +48,7 @@ class AttachmentReads {
     PassContext& context_;
     const DynamicElements& dynamic_;
     bool multisampled_;
+    bool interlock_;
     uint32_t coordinate_ = 0;
     uint32_t depth_variable_ = 0;
     uint32_t stencil_variable_ = 0;

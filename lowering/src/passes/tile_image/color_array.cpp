@@ -88,9 +88,14 @@ class ColorArray {
         uint32_t& alias = aliases_[image_type];
         if (!alias) {
             const uint32_t length = types_.get_constant_uint32(colors);
-            alias = add_layer_variable(context_, types_.get_type_array(image_type, length), 0);
-            module_.annotations.push_back(
-                ir::make_instruction(spv::OpDecorate, std::array{alias, uint32_t{spv::DecorationInputAttachmentIndex}, 0u}));
+            // Read through an interlock, the colors are storage images at their own binding.
+            const TileImageTarget& target = context_.target.tile_image;
+            const uint32_t binding = target.interlock ? target.depth_binding + 2 : 0;
+            alias = add_layer_variable(context_, types_.get_type_array(image_type, length), binding);
+            if (!target.interlock) {
+                module_.annotations.push_back(
+                    ir::make_instruction(spv::OpDecorate, std::array{alias, uint32_t{spv::DecorationInputAttachmentIndex}, 0u}));
+            }
         }
         // A single image's pointer keeps the variable's pointer type (UniformConstant once the pass has
         // rewritten it): the type of any function parameter it is passed to. Pointer types are not merged.

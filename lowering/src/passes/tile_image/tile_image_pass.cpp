@@ -1,6 +1,7 @@
 #include "passes/tile_image/tile_image_pass.h"
 
 #include <algorithm>
+#include <optional>
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/type_dedup.h"
@@ -9,6 +10,7 @@
 #include "passes/tile_image/absent_colors.h"
 #include "passes/tile_image/attachment_reads.h"
 #include "passes/tile_image/color_array.h"
+#include "passes/tile_image/interlocked_outputs.h"
 #include "passes/tile_image/read_operands.h"
 #include "passes/tile_image/tile_variables.h"
 
@@ -34,9 +36,12 @@ class TileImagePass final : public Pass {
         const std::vector<TileVariable> variables = tile_image::remove_absent_colors(context, declared);
         if (context.diagnostics.has_errors()) return false;
         ir::Module& module = context.module;
+        const TileImageTarget& target = context.target.tile_image;
+        std::optional<std::vector<tile_image::ReadOutput>> outputs;
+        if (target.interlock && !(outputs = tile_image::interlocked_outputs(context, variables))) return false;
         const tile_image::DynamicElements dynamic = tile_image::gather_colors(context, variables);
         if (context.diagnostics.has_errors()) return false;
-        rewrite_types(module, context.target.tile_image.samples > 1);
+        rewrite_types(module, target);
 
         tile_image::AttachmentReads reads(context, dynamic);
         for (const auto& function : module.functions) {
@@ -46,10 +51,13 @@ class TileImagePass final : public Pass {
             }
         }
         if (!reads.remove_dynamic_elements()) return false;
+        if (outputs) tile_image::write_outputs_in_interlock(context, *outputs);
         remove_declarations(module);
         module.add_capability(spv::CapabilityInputAttachment);
-        // A run-time index into the input attachments needs InputAttachmentArrayDynamicIndexing.
-        if (!dynamic.empty() && context.target.tile_image.dynamic_indexing) {
+        // A run-time index into the colors needs their array's dynamic indexing.
+        if (!dynamic.empty() && target.dynamic_indexing && target.interlock) {
+            module.add_capability(spv::CapabilityStorageImageArrayDynamicIndexing);
+        } else if (!dynamic.empty() && target.dynamic_indexing) {
             module.add_capability(spv::CapabilityInputAttachmentArrayDynamicIndexing);
             if (module.header.version < kSpirv15) module.add_extension("SPV_EXT_descriptor_indexing");
         }
@@ -59,15 +67,16 @@ class TileImagePass final : public Pass {
     }
 
   private:
-    // Tile images become SubpassData images (multisampled when the pipeline is), and the storage class
-    // of their pointers and variables UniformConstant, in place: every id that named them still does.
-    static void rewrite_types(ir::Module& module, bool multisampled) {
+    // Tile images become SubpassData images (multisampled when the pipeline is), or 2D storage images
+    // read through an interlock, and the storage class of their pointers and variables UniformConstant,
+    // in place: every id that named them still does.
+    static void rewrite_types(ir::Module& module, const TileImageTarget& target) {
         for (auto& instruction : module.types_values_constants) {
             switch (instruction->opcode()) {
                 case spv::OpTypeImage:
                     if (instruction->word(3) == spv::DimTileImageDataEXT) {
-                        instruction->set_word(3, spv::DimSubpassData);
-                        instruction->set_word(6, multisampled ? 1 : 0);
+                        instruction->set_word(3, target.interlock ? spv::Dim2D : spv::DimSubpassData);
+                        instruction->set_word(6, !target.interlock && target.samples > 1 ? 1 : 0);
                     }
                     break;
                 case spv::OpTypePointer:

@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "ir/parser.h"
+#include "passes/tile_image/interlocked_outputs.h"
 #include "passes/tile_image/tile_variables.h"
 #include "vkpolyfill/lowering/tile_image.h"
 
@@ -51,9 +52,8 @@ TileImageUsage tile_image_usage(std::span<const uint32_t> words, std::string_vie
             usage.ok = true;
             return usage;
         }
-        for (const tile_image::TileVariable& v : tile_image::find_tile_variables(*module, diagnostics)) {
-            usage.colors.push_back({v.location, v.count});
-        }
+        const std::vector<tile_image::TileVariable> variables = tile_image::find_tile_variables(*module, diagnostics);
+        for (const tile_image::TileVariable& v : variables) usage.colors.push_back({v.location, v.count});
         if (diagnostics.has_errors()) {
             usage.error = diagnostics.list().front().message;
             return usage;
@@ -66,6 +66,7 @@ TileImageUsage tile_image_usage(std::span<const uint32_t> words, std::string_vie
             });
         }
         read_execution_modes(*module, id, usage);
+        usage.interlock_obstacle = tile_image::interlock_obstacle(*module, variables);
         usage.ok = true;
     } catch (...) {  // out of memory: no usage to report
         usage = {};
