@@ -66,6 +66,9 @@ const Hook kShaderHooks[] = {
 // VK_EXT_shader_tile_image, so other devices pay nothing for it.
 const Hook kTileImageHooks[] = {
     VKPOLYFILL_HOOK(CreateImage, CreateImage),
+    VKPOLYFILL_HOOK(CreateSwapchainKHR, CreateSwapchainKHR),
+    VKPOLYFILL_HOOK(GetSwapchainImagesKHR, GetSwapchainImagesKHR),
+    VKPOLYFILL_HOOK(DestroySwapchainKHR, DestroySwapchainKHR),
     VKPOLYFILL_HOOK(CreateImageView, CreateImageView),
     VKPOLYFILL_HOOK(DestroyImageView, DestroyImageView),
     VKPOLYFILL_HOOK(CreatePipelineLayout, CreatePipelineLayout),

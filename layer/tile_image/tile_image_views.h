@@ -1,6 +1,6 @@
 // Attachments as the tile-image emulation sees them. Local reads need input-attachment usage, which
 // the application never asked for, so every image that can be a color or depth/stencil attachment
-// gets it; every view's image and subresources are kept, so vkCmdBeginRendering can move an
+// gets it (swapchain images too, where the surface supports it); every view's image and subresources are kept, so vkCmdBeginRendering can move an
 // attachment into the local-read layout and back, and depth and stencil get the single-aspect views
 // an input attachment must have.
 #pragma once
@@ -46,6 +46,10 @@ class AttachmentViews {
     };
     void add_image(VkImage image, Image record) { images_.insert_or_assign(image, record); }
     Image image(VkImage image) const { return images_.find(image)->second; }
+    // The same for a swapchain's images, which the WSI makes.
+    void add_swapchain(VkSwapchainKHR swapchain, Image images) { swapchains_.insert_or_assign(swapchain, images); }
+    Image swapchain(VkSwapchainKHR swapchain) const { return swapchains_.find(swapchain)->second; }
+    void remove_swapchain(VkSwapchainKHR swapchain) { swapchains_.erase(swapchain); }
     // Null for a view the layer never saw (created before the device had the emulation).
     std::shared_ptr<const ViewRecord> find(VkImageView view) const;
     // The view's depth or stencil aspect alone (the view itself when that is all it has), made on first use.
@@ -64,6 +68,7 @@ class AttachmentViews {
     const VkuDeviceDispatchTable& next_;
     vku::concurrent::unordered_map<VkImageView, std::shared_ptr<const ViewRecord>, 4> views_;
     vku::concurrent::unordered_map<VkImage, Image, 4> images_;  // a handle reused by a new image is recorded again
+    vku::concurrent::unordered_map<VkSwapchainKHR, Image, 2> swapchains_;
     std::mutex derived_mutex_;  // only when a depth/stencil attachment first meets a tile-image pipeline
     vku::concurrent::unordered_map<VkImageView, Derived, 2> derived_;
 };

@@ -8,6 +8,7 @@
 //   NNNN-device.txt       the extensions enabled at vkCreateDevice, one per line
 //   NNNN-chain.txt        the sType of every struct chained to that VkDeviceCreateInfo, one per line
 //   NNNN-draw.txt         "<vertex or index count> <instance count>" of every vkCmdDraw and vkCmdDrawIndexed
+//   NNNN-swapchain.txt    the imageUsage of every vkCreateSwapchainKHR, in hexadecimal
 // With VKPOLYFILL_SPY_FAIL_COMPUTE_PIPELINES set it plays a driver whose compiler fails: every
 // vkCreateComputePipelines returns VK_ERROR_UNKNOWN with null handles, without calling down.
 // With VKPOLYFILL_SPY_MODULE_IDENTIFIERS set it plays a driver with VK_EXT_shader_module_identifier
@@ -184,6 +185,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(VkDevice device, uint32_t count,
     return next_device_function<PFN_vkCreateShadersEXT>(device, "vkCreateShadersEXT")(device, count, infos, allocator, shaders);
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR* info,
+                                                  const VkAllocationCallbacks* allocator, VkSwapchainKHR* swapchain) {
+    if (FILE* f = open_record("swapchain.txt")) {
+        std::fprintf(f, "%x\n", info->imageUsage);
+        std::fclose(f);
+    }
+    return next_device_function<PFN_vkCreateSwapchainKHR>(device, "vkCreateSwapchainKHR")(device, info, allocator, swapchain);
+}
+
 void record_draw(uint32_t count, uint32_t instances) {
     if (FILE* f = open_record("draw.txt")) {
         std::fprintf(f, "%u %u\n", count, instances);
@@ -222,7 +232,8 @@ struct Hook {
 };
 #define SPY_HOOK(name) Hook{"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(name)}
 const Hook kDeviceHooks[] = {SPY_HOOK(CreateShaderModule), SPY_HOOK(CreateComputePipelines), SPY_HOOK(CreateGraphicsPipelines),
-                             SPY_HOOK(CreateShadersEXT), SPY_HOOK(CmdDraw), SPY_HOOK(CmdDrawIndexed)};
+                             SPY_HOOK(CreateShadersEXT), SPY_HOOK(CreateSwapchainKHR), SPY_HOOK(CmdDraw),
+                             SPY_HOOK(CmdDrawIndexed)};
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical_device, const char* layer_name,
                                                                   uint32_t* count, VkExtensionProperties* properties) {

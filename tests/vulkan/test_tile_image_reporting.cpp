@@ -104,6 +104,71 @@ TEST(TileImageReporting, TheDriverGetsLocalReadsAndRasterizationOrderInsteadOfTh
     EXPECT_EQ(enabled.count(VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME), has_interlock(context.physical_device) ? 1u : 0u);
 }
 
+// Swapchain images are attachments the WSI makes: the layer adds the usage tile-image reads need at
+// vkCreateSwapchainKHR, where the surface supports it (input attachment; storage where the driver has
+// the interlock and the format is a storage format), as for the application's images; with the
+// extension not enabled, the application's usage reaches the driver. A headless surface serves on
+// lavapipe; the spy layer shows what the driver got.
+TEST(TileImageReporting, SwapchainImagesGetTheUsageTheReadsNeed) {
+    for (const bool enabled : {false, true}) {
+        SCOPED_TRACE(enabled ? "emulating tile images" : "not emulating tile images");
+        TempDir spy;
+        ScopedEnv spy_dir("VKPOLYFILL_SPY_DIR", spy.path().c_str());
+        VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper();
+        features.shaderTileImageColorReadAccess = VK_TRUE;
+        std::vector<const char*> extensions{VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+        if (enabled) extensions.push_back(kExtension);
+        Context context({.spy = true,
+                         .instance_extensions = {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME},
+                         .device_extensions = extensions,
+                         .device_features_next = enabled ? &features : nullptr});
+        const auto create_surface =
+            reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(vkGetInstanceProcAddr(context.instance, "vkCreateHeadlessSurfaceEXT"));
+        ASSERT_NE(create_surface, nullptr);
+        VkHeadlessSurfaceCreateInfoEXT surface_info = vku::InitStructHelper();
+        VkSurfaceKHR surface = VK_NULL_HANDLE;
+        check(create_surface(context.instance, &surface_info, nullptr, &surface), "vkCreateHeadlessSurfaceEXT");
+        VkSurfaceCapabilitiesKHR capabilities{};
+        check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(context.physical_device, surface, &capabilities),
+              "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+        uint32_t count = 1;
+        VkSurfaceFormatKHR format{};
+        vkGetPhysicalDeviceSurfaceFormatsKHR(context.physical_device, surface, &count, &format);
+        VkSwapchainCreateInfoKHR info = vku::InitStructHelper();
+        info.surface = surface;
+        info.minImageCount = capabilities.minImageCount;
+        info.imageFormat = format.format;
+        info.imageColorSpace = format.colorSpace;
+        info.imageExtent = {64, 64};
+        info.imageArrayLayers = 1;
+        info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+        info.preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
+        info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+        info.presentMode = VK_PRESENT_MODE_FIFO_KHR;
+        VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+        check(vkCreateSwapchainKHR(context.device, &info, nullptr, &swapchain), "vkCreateSwapchainKHR");
+        uint32_t images = 0;
+        check(vkGetSwapchainImagesKHR(context.device, swapchain, &images, nullptr), "vkGetSwapchainImagesKHR");
+        EXPECT_GE(images, capabilities.minImageCount);
+        vkDestroySwapchainKHR(context.device, swapchain, nullptr);
+        vkDestroySurfaceKHR(context.instance, surface, nullptr);
+
+        VkFormatProperties format_properties{};
+        vkGetPhysicalDeviceFormatProperties(context.physical_device, format.format, &format_properties);
+        const bool storage = enabled && has_interlock(context.physical_device) &&
+                             (capabilities.supportedUsageFlags & VK_IMAGE_USAGE_STORAGE_BIT) &&
+                             (format_properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+        const VkImageUsageFlags expected = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                           (enabled ? capabilities.supportedUsageFlags & VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0) |
+                                           (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
+        EXPECT_TRUE(!enabled || (capabilities.supportedUsageFlags & VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT))
+            << "the surface offers no input-attachment usage: the test shows nothing";
+        const auto records = spy.files_ending_with("-swapchain.txt");
+        ASSERT_EQ(records.size(), 1u);
+        EXPECT_EQ(read_lines(records[0]), std::vector<std::string>{std::format("{:x}", expected)});
+    }
+}
+
 // Lavapipe's rasterization order serves every coherent read, so no draw can split there and the layer
 // leaves the draws and the state only split draws need to the driver (the driver is loaded once, its
 // entry points have one address); with tile_image_ordering=draw_splitting it intercepts them, and with
