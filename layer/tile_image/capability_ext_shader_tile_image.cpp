@@ -58,6 +58,13 @@ bool has_interlock(const PhysicalDeviceFacts& facts) {
            core.shaderStorageImageArrayDynamicIndexing;
 }
 
+// The same for multisampled attachments: multisampled storage images, and the coverage after the early
+// tests that the shader's writes must follow.
+bool has_multisampled_interlock(const PhysicalDeviceFacts& facts) {
+    return has_interlock(facts) && facts.features.shaderStorageImageMultisample &&
+           facts.native_spec_version(VK_EXT_POST_DEPTH_COVERAGE_EXTENSION_NAME) != 0;
+}
+
 uint32_t input_attachment_limit(const PhysicalDeviceFacts& facts) {
     const VkPhysicalDeviceLimits& limits = facts.properties.limits;
     return std::min(limits.maxPerStageDescriptorInputAttachments, limits.maxDescriptorSetInputAttachments);
@@ -171,6 +178,9 @@ void enable_interlock(const PhysicalDeviceFacts& facts, vku::safe_VkDeviceCreate
           &VkPhysicalDeviceFeatures::shaderStorageImageArrayDynamicIndexing}) {
         enable_core_feature(create_info, feature, VK_TRUE);
     }
+    if (!has_multisampled_interlock(facts)) return;
+    vku::AddExtension(create_info, VK_EXT_POST_DEPTH_COVERAGE_EXTENSION_NAME);
+    enable_core_feature(create_info, &VkPhysicalDeviceFeatures::shaderStorageImageMultisample, VK_TRUE);
 }
 
 // The driver never sees the extension's feature struct; when the application enabled the extension,
@@ -209,6 +219,7 @@ TileImageOrder tile_image_order(const PhysicalDeviceFacts& facts, TileImageOrder
             .shades_in_primitive_order = facts.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
             .always_split = setting == TileImageOrdering::DrawSplitting,
             .interlock = has_interlock(facts),
+            .multisampled_interlock = has_multisampled_interlock(facts),
             .prefer_interlock = setting == TileImageOrdering::Interlock};
 }
 

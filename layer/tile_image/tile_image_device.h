@@ -29,6 +29,7 @@ struct TileImageOrder {
     bool shades_in_primitive_order = false;
     bool always_split = false;
     bool interlock = false;  // the device has what the interlock needs (enabled at vkCreateDevice)
+    bool multisampled_interlock = false;  // and what it needs for multisampled attachments
     bool prefer_interlock = false;
 
     // Whether any pipeline or shader object may split its draws (needs_split_draws) or have them

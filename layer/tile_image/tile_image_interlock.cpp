@@ -32,12 +32,16 @@ std::string attachment_state_obstacle(const DeviceData& data, const lowering::Ti
     if (has_dynamic_state(info, {VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT,
                                  VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_ADVANCED_EXT,
                                  VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT,
-                                 VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT})) {
-        return "its blending, write masks, alpha to coverage or sample count are dynamic state";
+                                 VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT,
+                                 VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT})) {
+        return "its blending, write masks, alpha to coverage or one, or sample count are dynamic state";
     }
     const VkPipelineMultisampleStateCreateInfo* multisample = info.pMultisampleState;
-    if (multisample && multisample->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT) return "it is multisampled";
-    if (multisample && multisample->alphaToCoverageEnable) return "it enables alpha to coverage";
+    const VkSampleCountFlagBits samples = multisample ? multisample->rasterizationSamples : VK_SAMPLE_COUNT_1_BIT;
+    if (samples != VK_SAMPLE_COUNT_1_BIT && !data.tile_image->order.multisampled_interlock) {
+        return "it is multisampled, and the device lacks shaderStorageImageMultisample or VK_EXT_post_depth_coverage";
+    }
+    if (multisample && (multisample->alphaToCoverageEnable || multisample->alphaToOneEnable)) return "it enables alpha to coverage or one";
     if (info.pColorBlendState == nullptr || info.pColorBlendState->logicOpEnable) return "it enables a logic op";
     std::string obstacle;
     const VkPipelineColorBlendStateCreateInfo& blend = *info.pColorBlendState;
@@ -48,8 +52,9 @@ std::string attachment_state_obstacle(const DeviceData& data, const lowering::Ti
                                blend.pAttachments[i].colorWriteMask == kAll;
         if (!obstacle.empty()) return;
         if (!unblended) obstacle = std::format("color attachment {}, which it reads, blends or masks components", i);
-        if (unblended && !storage_format(data, format)) {
-            obstacle = std::format("color attachment {}, which it reads, has a format without storage-image support", i);
+        if (unblended && !storage_format(data, format, samples)) {
+            obstacle = std::format("color attachment {}, which it reads, has a format without storage-image support at {} samples", i,
+                                   static_cast<uint32_t>(samples));
         }
     });
     return obstacle;
@@ -57,20 +62,29 @@ std::string attachment_state_obstacle(const DeviceData& data, const lowering::Ti
 
 }  // namespace
 
-bool storage_format(const DeviceData& data, VkFormat format) {
-    VkFormatProperties properties{};
-    data.instance->next.GetPhysicalDeviceFormatProperties(data.physical_device, format, &properties);
-    return (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0;
+bool storage_format(const DeviceData& data, VkFormat format, VkSampleCountFlagBits samples) {
+    VkFormatProperties features{};
+    data.instance->next.GetPhysicalDeviceFormatProperties(data.physical_device, format, &features);
+    if (!(features.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) return false;
+    if (samples == VK_SAMPLE_COUNT_1_BIT) return true;
+    constexpr VkImageUsageFlags kUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                                         VK_IMAGE_USAGE_STORAGE_BIT;
+    VkImageFormatProperties properties{};
+    return data.instance->next.GetPhysicalDeviceImageFormatProperties(data.physical_device, format, VK_IMAGE_TYPE_2D,
+                                                                      VK_IMAGE_TILING_OPTIMAL, kUsage, 0, &properties) == VK_SUCCESS &&
+           (properties.sampleCounts & samples);
 }
 
 bool adds_storage_usage(const DeviceData& data, const VkImageCreateInfo& info) {
     if (!data.tile_image || !data.tile_image->order.interlock) return false;
     if (!(info.usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT) || (info.usage & VK_IMAGE_USAGE_STORAGE_BIT)) return false;
-    if (info.samples != VK_SAMPLE_COUNT_1_BIT || info.tiling != VK_IMAGE_TILING_OPTIMAL || !storage_format(data, info.format)) return false;
+    if (info.samples != VK_SAMPLE_COUNT_1_BIT && !data.tile_image->order.multisampled_interlock) return false;
+    if (info.tiling != VK_IMAGE_TILING_OPTIMAL || !storage_format(data, info.format)) return false;
     VkImageFormatProperties properties{};
     return data.instance->next.GetPhysicalDeviceImageFormatProperties(data.physical_device, info.format, info.imageType, info.tiling,
                                                                       info.usage | VK_IMAGE_USAGE_STORAGE_BIT, info.flags,
-                                                                      &properties) == VK_SUCCESS;
+                                                                      &properties) == VK_SUCCESS &&
+           (properties.sampleCounts & info.samples);
 }
 
 bool uses_interlock(const DeviceData& data, const lowering::TileImageUsage& usage, const VkGraphicsPipelineCreateInfo& info,

@@ -4,9 +4,10 @@
 // section (lower.h's TileImageTarget::interlock), the pipeline's own writes of those attachments are
 // masked, and each of its draws sits between by-region barriers, so the storage accesses and the
 // other draws' attachment accesses see each other. A barrier per draw, not per primitive as split
-// draws need. Served: single-sampled pipelines reading no depth or stencil coherently, without
-// blending, logic ops, alpha to coverage or partial write masks at the read locations (static state),
-// whose attachments there have storage-image formats and whose shader the lowering can wrap
+// draws need. Served: pipelines reading no depth or stencil coherently (multisampled ones where the
+// device has multisampled storage images and post-depth coverage), without blending, logic ops, alpha
+// to coverage or one, or partial write masks at the read locations (static state), whose attachments
+// there have storage-image formats and whose shader the lowering can wrap
 // (lowering::TileImageUsage::interlock_obstacle); the others split their draws.
 #pragma once
 
@@ -21,11 +22,12 @@ namespace vkpolyfill {
 struct DeviceData;
 struct TileImageOrder;
 
-// Whether the device's optimally tiled images of `format` can be storage images.
-bool storage_format(const DeviceData& data, VkFormat format);
+// Whether the device's optimally tiled color attachments of `format` can be storage images (with
+// `samples` samples).
+bool storage_format(const DeviceData& data, VkFormat format, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
 
-// Whether a new image gets storage usage for the interlock's reads: a single-sampled, optimally tiled
-// color attachment the device can make with it, on a device that may use the interlock.
+// Whether a new image gets storage usage for the interlock's reads: an optimally tiled color
+// attachment the device can make with it, on a device that may use the interlock (for its sample count).
 bool adds_storage_usage(const DeviceData& data, const VkImageCreateInfo& info);
 
 // Whether the interlock orders this pipeline's coherent reads (`info` the application's). Where the

@@ -23,10 +23,10 @@ namespace {
 
 constexpr uint32_t kVulkan13 = (1u << 22) | (3u << 12);
 
-Target interlocking() {
+Target interlocking(uint32_t samples = 1) {
     Target target;
     target.emulate = bit(Emulated::ExtShaderTileImage);
-    target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = 1, .interlock = true};
+    target.tile_image = {.descriptor_set = 7, .depth_binding = 8, .samples = samples, .interlock = true};
     return target;
 }
 
@@ -126,6 +126,27 @@ TEST(TileImageInterlock, ReadsBecomeStorageReadsAndANewEntryPointWritesTheReadLo
     EXPECT_EQ(count(text, "OpImageWrite"), 2u) << text;
     EXPECT_EQ(count(text, "OpCompositeConstruct %v4uint"), 1u) << text;
     EXPECT_LT(text.find("OpFunctionCall %void"), text.find("OpImageWrite")) << text;
+    EXPECT_FALSE(contains(text, "SampleMask")) << text;
+}
+
+// Multisampled, the storage images are too; reads take sample 0 (the reads here have no Sample
+// operand), and the outputs go to each sample the invocation covers after the early tests: a loop
+// over the pipeline's 4 samples testing gl_SampleMaskIn, with PostDepthCoverage.
+TEST(TileImageInterlock, MultisampledTheOutputsGoToEachSampleCoveredAfterTheEarlyTests) {
+    const Result result = lower(assemble(kReadAndWritten), interlocking(4), {});
+    ASSERT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const std::string text = disassemble(result.words);
+    EXPECT_TRUE(contains(text, "OpTypeImage %float 2D 0 0 1 2 Unknown")) << text;
+    EXPECT_TRUE(contains(text, "OpCapability StorageImageMultisample")) << text;
+    EXPECT_TRUE(contains(text, "OpCapability SampleMaskPostDepthCoverage")) << text;
+    EXPECT_TRUE(contains(text, "PostDepthCoverage\n")) << text;
+    EXPECT_TRUE(contains(text, "BuiltIn SampleMask")) << text;
+    EXPECT_TRUE(contains(text, "OpLoopMerge")) << text;
+    EXPECT_EQ(count(text, "OpImageRead"), 2u) << text;
+    EXPECT_EQ(count(text, " Sample %uint_0"), 2u) << text;  // the reads
+    EXPECT_EQ(count(text, "OpImageWrite"), 2u) << text;
+    EXPECT_EQ(count(text, "OpShiftRightLogical"), 1u) << text;
 }
 
 TEST(TileImageInterlock, WhatItCannotOrderIsReportedByTheUsageAndByThePass) {
@@ -167,30 +188,33 @@ TEST(TileImageInterlock, WhatItCannotOrderIsReportedByTheUsageAndByThePass) {
     }
 }
 
-// The suite's fragment shaders lower to valid SPIR-V with the interlock, or are reported with the
-// usage's obstacle.
+// The suite's fragment shaders lower to valid SPIR-V with the interlock at 1 and 4 samples, or are
+// reported with the usage's obstacle.
 TEST(TileImageInterlock, EveryTileImageModuleLowersToValidSpirvOrIsReportedWithItsObstacle) {
     size_t served = 0, reported = 0;
     for (const CorpusModule& module : corpus()) {
         if (!(scan_emulated_capabilities(module.words) & bit(Emulated::ExtShaderTileImage))) continue;
         if (module.name.starts_with("color_location_8")) continue;  // past the Target's colors
-        SCOPED_TRACE(module.name);
         const TileImageUsage usage = tile_image_usage(module.words, "main");
         ASSERT_TRUE(usage.ok) << usage.error;
-        const Result result = lower(module.words, interlocking(), {});
-        EXPECT_EQ(result.ok, usage.interlock_obstacle.empty()) << messages(result);
-        if (!result.ok) {
-            EXPECT_TRUE(contains(messages(result), usage.interlock_obstacle)) << messages(result);
-            ++reported;
-            continue;
+        for (const uint32_t samples : {1u, 4u}) {
+            SCOPED_TRACE(std::format("{} at {} samples", module.name, samples));
+            const Result result = lower(module.words, interlocking(samples), {});
+            EXPECT_EQ(result.ok, usage.interlock_obstacle.empty()) << messages(result);
+            if (!result.ok) {
+                EXPECT_TRUE(contains(messages(result), usage.interlock_obstacle)) << messages(result);
+                ++reported;
+                continue;
+            }
+            EXPECT_EQ(validate(result.words, kVulkan13), "");
+            const std::string text = disassemble(result.words);
+            EXPECT_EQ(count(text, "OpBeginInvocationInterlockEXT"), 1u) << text;
+            EXPECT_GE(count(text, "OpImageWrite"), usage.colors.empty() ? 0u : 1u) << text;
+            EXPECT_EQ(contains(text, "PostDepthCoverage"), samples > 1) << text;
+            ++served;
         }
-        EXPECT_EQ(validate(result.words, kVulkan13), "");
-        const std::string text = disassemble(result.words);
-        EXPECT_EQ(count(text, "OpBeginInvocationInterlockEXT"), 1u) << text;
-        EXPECT_GE(count(text, "OpImageWrite"), usage.colors.empty() ? 0u : 1u) << text;
-        ++served;
     }
-    EXPECT_GE(served, 8u);
+    EXPECT_GE(served, 16u);
     EXPECT_EQ(reported, 0u);  // none discards, writes depth or writes a read location oddly
 }
 

@@ -48,8 +48,8 @@ struct TileImageTarget {
     // attachment access): the colors the shader reads become storage images at `depth_binding` + 2
     // (element L for location L, read at the fragment's pixel) and the shader, inside a pixel-ordered
     // critical section around the whole entry point, writes its outputs of those locations there
-    // itself (the layer masks the attachments' own writes; tile_image.h's interlock_obstacle says
-    // which shaders can). Single-sampled pipelines only.
+    // itself, to each sample it covers after the early tests (the layer masks the attachments' own
+    // writes; tile_image.h's interlock_obstacle says which shaders can).
     bool interlock = false;
 };
 

@@ -51,8 +51,7 @@ uint32_t AttachmentReads::aspect_variable(uint32_t& variable, uint32_t component
 
 uint32_t AttachmentReads::read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read, bool color) {
     const uint32_t vec4 = context_.types.get_type_vector(component_type, 4);
-    if (color && interlock_) return builder.add(spv::OpImageRead, vec4, {read.image, pixel_coordinate(context_, builder)});
-    std::vector<uint32_t> operands{read.image, coordinate()};
+    std::vector<uint32_t> operands{read.image, color && interlock_ ? pixel_coordinate(context_, builder) : coordinate()};
     if (multisampled_) {
         operands.push_back(spv::ImageOperandsSampleMask);
         operands.push_back(read.sample ? read.sample : context_.types.get_constant_uint32(0));

@@ -35,7 +35,8 @@ class AttachmentReads {
         uint32_t sample;  // 0 when the read has no Sample operand
     };
     // Adds an OpImageRead of a 4-component vector of `component_type`; returns its id. A color read
-    // through an interlock (TileImageTarget::interlock) reads a storage image at the fragment's pixel.
+    // through an interlock (TileImageTarget::interlock) reads a storage image at the fragment's pixel
+    // (and sample).
     uint32_t read_vec4(ir::Builder& builder, uint32_t component_type, const Read& read, bool color);
     // The texel of a color read, selected among the elements' reads when its image is an element
     // picked at run time on a device without dynamic indexing.

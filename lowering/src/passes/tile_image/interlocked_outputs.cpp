@@ -2,6 +2,7 @@
 
 #include <array>
 #include <format>
+#include <span>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -110,6 +111,31 @@ uint32_t texel(PassContext& context, ir::Builder& builder, const ReadOutput& out
     return builder.add(spv::OpCompositeConstruct, types.get_type_vector(output.component_type, 4), constituents);
 }
 
+// The outputs' writes to their storage images (`images` and `texels`) at each sample the invocation
+// covers after the early tests (PostDepthCoverage), as the attachment writes they replace.
+void write_covered_samples(PassContext& context, ir::FunctionBuilder& wrapper, uint32_t coordinate, std::span<const uint32_t> images,
+                           std::span<const uint32_t> texels) {
+    ir::Module& module = context.module;
+    ir::TypeManager& types = context.types;
+    const uint32_t int_type = types.get_type_int(32, true);
+    const uint32_t mask_array = types.get_type_array(int_type, types.get_constant_uint32(1));
+    const uint32_t mask_variable = ir::get_builtin_input(module, types, spv::BuiltInSampleMask, mask_array);
+    const uint32_t mask_type = pointee(module, mask_variable)->word(2);  // int, or the uint of the module's own
+    const uint32_t pointer = wrapper.body().add(spv::OpAccessChain, types.get_type_pointer(spv::StorageClassInput, mask_type),
+                                                {mask_variable, types.get_constant_uint32(0)});
+    const uint32_t mask = wrapper.body().add(spv::OpLoad, mask_type, {pointer});
+    const uint32_t sample = wrapper.begin_loop(types.get_constant_uint32(context.target.tile_image.samples));
+    const uint32_t shifted = wrapper.body().add(spv::OpShiftRightLogical, mask_type, {mask, sample});
+    const uint32_t one = types.get_constant(mask_type, std::array{1u});
+    const uint32_t bit = wrapper.body().add(spv::OpBitwiseAnd, mask_type, {shifted, one});
+    wrapper.begin_if(wrapper.body().add(spv::OpINotEqual, types.get_type_bool(), {bit, types.get_constant_null(mask_type)}));
+    for (size_t i = 0; i < images.size(); ++i) {
+        wrapper.body().add(spv::OpImageWrite, 0, {images[i], coordinate, texels[i], spv::ImageOperandsSampleMask, sample});
+    }
+    wrapper.end_if();
+    wrapper.end_loop();
+}
+
 void add_execution_mode(ir::Module& module, uint32_t entry_point, spv::ExecutionMode mode) {
     for (const auto& existing : module.execution_modes) {
         if (existing->opcode() == spv::OpExecutionMode && existing->word(1) == entry_point && existing->word(2) == mode) return;
@@ -169,25 +195,31 @@ void write_outputs_in_interlock(PassContext& context, const std::vector<ReadOutp
     const std::unordered_map<uint32_t, uint32_t> arrays = storage_arrays(module, context.target.tile_image);
     ir::TypeManager& types = context.types;
     const uint32_t void_type = types.get_type_void();
+    const bool multisampled = context.target.tile_image.samples > 1;
     for (const auto& entry_point : module.entry_points) {
         if (entry_point->word(1) != spv::ExecutionModelFragment) continue;
         const uint32_t application = entry_point->word(2);
         ir::FunctionBuilder wrapper(module, types, void_type, {});
-        ir::Builder& body = wrapper.body();
-        body.add(spv::OpBeginInvocationInterlockEXT, 0, {});
-        body.add(spv::OpFunctionCall, void_type, {application});
+        wrapper.body().add(spv::OpBeginInvocationInterlockEXT, 0, {});
+        wrapper.body().add(spv::OpFunctionCall, void_type, {application});
+        const uint32_t coordinate = pixel_coordinate(context, wrapper.body());
+        std::vector<uint32_t> images, texels;
         for (const ReadOutput& output : outputs) {
             const auto array = arrays.find(output.component_type);
             if (array == arrays.end()) continue;  // no tile image of that type: its location has no attachment
-            const ir::Instruction* array_type = pointee(module, array->second);
-            const uint32_t image_type = array_type->word(2);
-            const uint32_t pointer = body.add(spv::OpAccessChain, types.get_type_pointer(spv::StorageClassUniformConstant, image_type),
-                                              {array->second, types.get_constant_uint32(output.location)});
-            const uint32_t image = body.add(spv::OpLoad, image_type, {pointer});
-            const uint32_t value = texel(context, body, output);
-            body.add(spv::OpImageWrite, 0, {image, pixel_coordinate(context, body), value});
+            const uint32_t image_type = pointee(module, array->second)->word(2);
+            const uint32_t pointer = wrapper.body().add(spv::OpAccessChain,
+                                                        types.get_type_pointer(spv::StorageClassUniformConstant, image_type),
+                                                        {array->second, types.get_constant_uint32(output.location)});
+            images.push_back(wrapper.body().add(spv::OpLoad, image_type, {pointer}));
+            texels.push_back(texel(context, wrapper.body(), output));
         }
-        body.add(spv::OpEndInvocationInterlockEXT, 0, {});
+        if (multisampled) {
+            write_covered_samples(context, wrapper, coordinate, images, texels);
+        } else {
+            for (size_t i = 0; i < images.size(); ++i) wrapper.body().add(spv::OpImageWrite, 0, {images[i], coordinate, texels[i]});
+        }
+        wrapper.body().add(spv::OpEndInvocationInterlockEXT, 0, {});
         const uint32_t entry = wrapper.id();
         wrapper.finish(0);
         entry_point->set_word(2, entry);
@@ -196,6 +228,7 @@ void write_outputs_in_interlock(PassContext& context, const std::vector<ReadOutp
         }
         add_execution_mode(module, entry, spv::ExecutionModePixelInterlockOrderedEXT);
         add_execution_mode(module, entry, spv::ExecutionModeEarlyFragmentTests);
+        if (multisampled) add_execution_mode(module, entry, spv::ExecutionModePostDepthCoverage);
     }
     for (const auto& [type, array] : arrays) {
         module.annotations.push_back(ir::make_instruction(spv::OpDecorate, std::array{array, uint32_t{spv::DecorationCoherent}}));
@@ -204,6 +237,11 @@ void write_outputs_in_interlock(PassContext& context, const std::vector<ReadOutp
     module.add_capability(spv::CapabilityStorageImageReadWithoutFormat);
     module.add_capability(spv::CapabilityStorageImageWriteWithoutFormat);
     module.add_extension("SPV_EXT_fragment_shader_interlock");
+    if (multisampled) {
+        module.add_capability(spv::CapabilityStorageImageMultisample);
+        module.add_capability(spv::CapabilitySampleMaskPostDepthCoverage);
+        module.add_extension("SPV_KHR_post_depth_coverage");
+    }
 }
 
 }  // namespace vkpolyfill::lowering::tile_image

@@ -5,7 +5,8 @@
 // point becomes a new function that begins the interlock, calls the application's entry function,
 // writes that function's outputs of the read locations to their storage images, and ends it. The layer
 // masks the attachments' own writes of those locations. EarlyFragmentTests keeps a fragment that fails
-// the depth or stencil test from writing, as the attachment write it replaces would not.
+// the depth or stencil test from writing, as the attachment write it replaces would not; multisampled,
+// the outputs go to each sample the invocation covers after those tests (PostDepthCoverage).
 #pragma once
 
 #include <cstdint>

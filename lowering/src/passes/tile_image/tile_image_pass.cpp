@@ -76,7 +76,7 @@ class TileImagePass final : public Pass {
                 case spv::OpTypeImage:
                     if (instruction->word(3) == spv::DimTileImageDataEXT) {
                         instruction->set_word(3, target.interlock ? spv::Dim2D : spv::DimSubpassData);
-                        instruction->set_word(6, !target.interlock && target.samples > 1 ? 1 : 0);
+                        instruction->set_word(6, target.samples > 1 ? 1 : 0);
                     }
                     break;
                 case spv::OpTypePointer:
