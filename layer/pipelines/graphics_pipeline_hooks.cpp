@@ -66,11 +66,11 @@ VkResult prepare_reads(const DeviceData& data, const StageCode& code, const lowe
     std::string obstacle;
     const bool interlock = uses_interlock(data, usage, info, obstacle);
     const bool split = !interlock && needs_split_draws(tile.order, usage, false);
-    if (split && !obstacle.empty()) {
+    if (!obstacle.empty()) {
         const LoggedObject objects[] = {code.object};
         data.instance->logger.log(LogLevel::Info, "vkpolyfill-tile-image",
-                                  code.name + ": its coherent reads split its draws: a fragment shader interlock cannot order them, as " +
-                                      obstacle,
+                                  code.name + ": a fragment shader interlock cannot order its coherent reads, as " + obstacle +
+                                      (split ? ": its draws split" : ": rasterization-order access orders them"),
                                   code.object.handle ? std::span<const LoggedObject>(objects) : std::span<const LoggedObject>());
     }
     std::shared_ptr<const TileSetLayout> set_layout = tile.layouts.set_layout(usage, interlock);

@@ -45,13 +45,15 @@ std::string attachment_state_obstacle(const DeviceData& data, const lowering::Ti
     if (info.pColorBlendState == nullptr || info.pColorBlendState->logicOpEnable) return "it enables a logic op";
     std::string obstacle;
     const VkPipelineColorBlendStateCreateInfo& blend = *info.pColorBlendState;
+    const auto* write_enables = vku::FindStructInPNextChain<VkPipelineColorWriteCreateInfoEXT>(blend.pNext);
     for_read_attachments(usage, info, [&](uint32_t i, VkFormat format) {
         constexpr VkColorComponentFlags kAll = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                                                VK_COLOR_COMPONENT_A_BIT;
+        const bool disabled = write_enables && i < write_enables->attachmentCount && !write_enables->pColorWriteEnables[i];
         const bool unblended = i < blend.attachmentCount && blend.pAttachments && !blend.pAttachments[i].blendEnable &&
-                               blend.pAttachments[i].colorWriteMask == kAll;
+                               blend.pAttachments[i].colorWriteMask == kAll && !disabled;
         if (!obstacle.empty()) return;
-        if (!unblended) obstacle = std::format("color attachment {}, which it reads, blends or masks components", i);
+        if (!unblended) obstacle = std::format("color attachment {}, which it reads, blends or masks its writes", i);
         if (unblended && !storage_format(data, format, samples)) {
             obstacle = std::format("color attachment {}, which it reads, has a format without storage-image support at {} samples", i,
                                    static_cast<uint32_t>(samples));

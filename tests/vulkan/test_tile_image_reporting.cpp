@@ -201,6 +201,36 @@ TEST(TileImageReporting, DrawsAreInterceptedOnlyWhereTheyMaySplit) {
     }
 }
 
+// A pipeline the interlock cannot serve (it blends the attachment it reads) is ordered otherwise, and
+// the layer says why; one it can serve is not mentioned. On a driver with the interlock (lavapipe 26),
+// with tile_image_ordering=interlock: the others fall back to rasterization-order access there.
+TEST(TileImageReporting, APipelineTheInterlockCannotServeSaysWhy) {
+    const ScopedEnv ordering("VK_POLYFILL_EXTENSIONS_TILE_IMAGE_ORDERING", "interlock");
+    DebugMessages messages;
+    VkPhysicalDeviceVulkan13Features vulkan13 = vku::InitStructHelper();
+    vulkan13.dynamicRendering = VK_TRUE;
+    vulkan13.synchronization2 = VK_TRUE;
+    VkPhysicalDeviceShaderTileImageFeaturesEXT features = vku::InitStructHelper(&vulkan13);
+    features.shaderTileImageColorReadAccess = VK_TRUE;
+    Context context({.instance_extensions = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME},
+                     .device_extensions = {kExtension},
+                     .device_features_next = &features});
+    if (!has_interlock(context.physical_device)) GTEST_SKIP() << "the driver has no fragment shader interlock";
+    ScopedMessenger messenger(context.instance, messages);
+    tile_image::SceneRenderer renderer(context);
+    tile_image::SceneSpec spec{.colors = {VK_FORMAT_R32G32B32A32_SFLOAT}, .fragment_shader = "tests/tile_image/color_float.frag",
+                               .constants = {1, std::bit_cast<uint32_t>(1.0f)}, .patches_per_draw = {2}};
+    renderer.render(spec, tile_image::overlapping_patches(2));
+    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "interlock cannot order"), 0u) << messages.dump();
+    spec.blend = true;
+    renderer.render(spec, tile_image::overlapping_patches(2));
+    EXPECT_EQ(messages.count("vkpolyfill-tile-image", "a fragment shader interlock cannot order its coherent reads, as color attachment "
+                                                      "0, which it reads, blends or masks its writes: rasterization-order access "
+                                                      "orders them"),
+              1u)
+        << messages.dump();
+}
+
 // A device emulating tile images (color and depth reads), its debug messages and a scene renderer, for
 // what the layer refuses.
 class TileImageRefusals : public testing::Test {
