@@ -9,12 +9,10 @@ namespace {
 RenderedViews views_by_location(TileImageDevice& tile, const CommandBufferState& state, const TileSetLayout& layout) {
     RenderedViews views;
     for (uint32_t i = 0; i < state.color_count; ++i) {
-        const VkImageView view = state.attachment_views.colors[i];
         const uint32_t location = state.locations[i];
-        const std::shared_ptr<const ViewRecord> record = view != VK_NULL_HANDLE ? tile.views.find(view) : nullptr;
-        const bool storage = record && record->storage;
+        const bool storage = (state.attachment_views.general_colors >> i) & 1;  // set at vkCmdBeginRendering
         if (location >= kMaxTileImageColors || (layout.interlock && !storage)) continue;
-        views.colors[location] = view;
+        views.colors[location] = state.attachment_views.colors[i];
         if (storage) views.general_colors |= 1u << location;
     }
     if (layout.depth && state.attachment_views.depth) views.depth = tile.views.aspect_view(state.attachment_views.depth, VK_IMAGE_ASPECT_DEPTH_BIT);

@@ -43,7 +43,8 @@ struct CommandBufferState {
     // The render pass instance being recorded.
     bool rendering = false;
     bool suspending = false;  // it resumes elsewhere: its layouts are restored at that end
-    RenderedViews attachment_views{};  // color views by attachment index; depth/stencil as the application gave them
+    // Color views (and general_colors bits) by attachment index; depth/stencil as the application gave them.
+    RenderedViews attachment_views{};
     uint32_t color_count = 0;
     std::array<uint32_t, kMaxTileImageColors> locations{};  // of each color attachment (local read's remapping)
     std::vector<LayoutRestore> restore;

@@ -60,20 +60,21 @@ struct LocalReadBegin {
 
 // Moves one attachment to its local-read layout (RENDERING_LOCAL_READ, or GENERAL for a storage
 // image: ViewRecord::local_layout) in `begin`, and notes how to move it back. The layer's descriptors
-// name that layout.
-void make_local(const TileImageDevice& tile, VkRenderingAttachmentInfo& attachment, VkImageAspectFlags aspect,
-                LocalReadBegin& begin, CommandBufferState& state) {
-    if (attachment.imageView == VK_NULL_HANDLE) return;
-    const std::shared_ptr<const ViewRecord> view = tile.views.find(attachment.imageView);
-    if (!view) return;  // a view the layer never saw: left as it is
+// name that layout. Returns the view's record (null for a view the layer never saw, left as it is).
+std::shared_ptr<const ViewRecord> make_local(const TileImageDevice& tile, VkRenderingAttachmentInfo& attachment,
+                                             VkImageAspectFlags aspect, LocalReadBegin& begin, CommandBufferState& state) {
+    if (attachment.imageView == VK_NULL_HANDLE) return nullptr;
+    std::shared_ptr<const ViewRecord> view = tile.views.find(attachment.imageView);
+    if (!view) return nullptr;
     const VkImageLayout local = view->local_layout();
-    if (attachment.imageLayout == local) return;
+    if (attachment.imageLayout == local) return view;
     const VkImageSubresourceRange range = view->range(aspect);
     if (!(begin.info.flags & VK_RENDERING_RESUMING_BIT)) {
         begin.barriers.push_back(transition(view->image, range, attachment.imageLayout, local));
     }
     if (!(begin.info.flags & VK_RENDERING_SUSPENDING_BIT)) state.restore.push_back({view->image, range, attachment.imageLayout, local});
     attachment.imageLayout = local;
+    return view;
 }
 
 void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo* info, PFN_vkCmdBeginRendering down) {
@@ -92,7 +93,8 @@ void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo* info
         begin.colors[i] = info->pColorAttachments[i];
         state.attachment_views.colors[i] = begin.colors[i].imageView;
         state.locations[i] = i;
-        make_local(tile, begin.colors[i], VK_IMAGE_ASPECT_COLOR_BIT, begin, state);
+        const std::shared_ptr<const ViewRecord> view = make_local(tile, begin.colors[i], VK_IMAGE_ASPECT_COLOR_BIT, begin, state);
+        if (view && view->storage) state.attachment_views.general_colors |= 1u << i;
     }
     begin.info.pColorAttachments = begin.colors.data();
     if (info->pDepthAttachment) {
