@@ -94,6 +94,76 @@ TEST(TensorAddressingPass, LayoutsTheModuleFixesLinkTheDirectPathAlone) {
     EXPECT_LT(direct, functions_lowered(constant, "%uint_8"));
 }
 
+// A tensor load of a 16x16 matrix of `component` (f16 or f32) from a buffer declared as bytes
+// (llama.cpp's attention kernels declare theirs so), read-only or not, in a module that may declare
+// 16-bit storage access, its layout of `clamp_mode`; lowered for a subgroup of 8 (of SIMD lanes, or
+// not): how many 8-bit loads the lowered module has, and how many variables share the binding.
+struct BytesLowered {
+    size_t byte_loads;
+    size_t bound_variables;
+};
+BytesLowered load_from_bytes(std::string_view component, bool read_only, bool storage_16bit = true,
+                             std::string_view clamp_mode = "%uint_2", bool simd_lanes = false) {
+    std::string text = std::string(kTensorAddressingHead) + std::string(kTensorAddressingTypes) + R"(%main = OpFunction %void None %void_function
+%entry = OpLabel
+%created = OpCreateTensorLayoutNV %layout
+%sized = OpTensorLayoutSetDimensionNV %layout %created %uint_16 %uint_16
+%first = OpAccessChain %byte_pointer %buffer %uint_0 %uint_0
+%loaded = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %sized None None
+OpReturn
+OpFunctionEnd
+)";
+    text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability Int8\nOpCapability Float16\nOpCapability StorageBuffer8BitAccess\n");
+    if (storage_16bit) text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability StorageBuffer16BitAccess\n");
+    text = replaced(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n", "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpExtension \"SPV_KHR_8bit_storage\"\n");
+    text = replaced(text, "OpDecorate %floats ArrayStride 4", "OpDecorate %floats ArrayStride 1");
+    if (read_only) text = replaced(text, "OpMemberDecorate %block 0 Offset 0\n", "OpMemberDecorate %block 0 Offset 0\nOpMemberDecorate %block 0 NonWritable\n");
+    text = replaced(text, "%floats = OpTypeRuntimeArray %float", "%uchar = OpTypeInt 8 0\n%floats = OpTypeRuntimeArray %uchar");
+    text = replaced(text, "%float_pointer = OpTypePointer StorageBuffer %float", "%byte_pointer = OpTypePointer StorageBuffer %uchar");
+    text = replaced(text, "%matrix = OpTypeCooperativeMatrixKHR %float", std::format("%half = OpTypeFloat 16\n%matrix = OpTypeCooperativeMatrixKHR {}", component));
+    text = replaced(text, "%layout = OpTypeTensorLayoutNV %uint_2 %uint_1", std::format("%layout = OpTypeTensorLayoutNV %uint_2 {}", clamp_mode));
+    const Result result = lower(assemble(text), emulating_coopmat(8, simd_lanes), {});
+    EXPECT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    BytesLowered counts{0, 0};
+    for (const CodeInstruction& instruction : facts.code) {
+        if ((instruction.words[0] & 0xFFFF) != spv::OpLoad) continue;
+        const Words& type = facts.definitions.at(instruction.words[1]);
+        if ((type[0] & 0xFFFF) == spv::OpTypeInt && type[2] == 8) ++counts.byte_loads;
+    }
+    for (const auto& [id, words] : facts.definitions) {
+        if ((words[0] & 0xFFFF) == spv::OpVariable && facts.decoration(id, spv::DecorationBinding) == 0u) ++counts.bound_variables;
+    }
+    return counts;
+}
+
+// Components wider than the buffer's bytes are read whole where the buffer is read-only and every
+// element is read (here ClampToEdge): a tensor load's pointer is 16-byte aligned, so each component
+// lies at a multiple of its size, and a second variable on the same descriptor views the buffer as
+// elements of the component's width (16-bit ones where the module declares 16-bit storage access). A
+// writable buffer, f16 without 16-bit storage or on SIMD lanes (lavapipe, where a 16-bit gather is
+// written out lane by lane), or a Constant layout (elements tested one by one) keeps a load per byte;
+// f32 is read whole on SIMD lanes too. What the views give is checked on lavapipe
+// (CooperativeMatrix2TensorSubgroup.ThroughBytesMatchesCpu reads a read-only buffer,
+// ...Workgroup.ThroughBytesMatchesCpu a writable one; llama.cpp's flash attention by scripts/engine-ops.sh).
+TEST(TensorAddressingPass, ComponentsWiderThanAReadOnlyByteArrayAreReadWhole) {
+    for (const std::string_view component : {"%half", "%float"}) {
+        SCOPED_TRACE(component);
+        const BytesLowered whole = load_from_bytes(component, true), bytes = load_from_bytes(component, false);
+        EXPECT_EQ(whole.byte_loads, 0u);
+        EXPECT_EQ(whole.bound_variables, 2u);
+        EXPECT_GT(bytes.byte_loads, 0u);
+        EXPECT_EQ(bytes.bound_variables, 1u);
+    }
+    EXPECT_EQ(load_from_bytes("%float", true, true, "%uint_2", true).byte_loads, 0u);
+    for (const BytesLowered kept : {load_from_bytes("%half", true, false), load_from_bytes("%float", true, true, "%uint_1"),
+                                    load_from_bytes("%half", true, true, "%uint_2", true)}) {
+        EXPECT_GT(kept.byte_loads, 0u);
+        EXPECT_EQ(kept.bound_variables, 1u);
+    }
+}
+
 struct BadInput {
     const char* from;
     const char* to;

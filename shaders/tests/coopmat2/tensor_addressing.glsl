@@ -8,6 +8,8 @@
 // With VIEWS_UNCLIPPED defined, no view's clip region is set (the module has no
 // OpTensorViewSetClipNV, as llama.cpp's attention kernels have none): the lowering then never keeps
 // Object's values, and the harness runs only the cases whose clip is the default one.
+// SOURCE_ACCESS qualifies `source`: readonly, as llama.cpp declares its inputs, lets the lowering read
+// components wider than the array's elements a word at a time; writable, it reads them element by element.
 // OPs 7-9 build their layout in main with the matrix's shape as the slice's spans and no block size,
 // as llama.cpp does: the lowering then knows the addressing's direct path applies (where the clamp
 // mode allows) and instantiates it alone.
@@ -23,9 +25,12 @@ layout(constant_id = 1) const int CLAMP = 0;
 #define STORAGE float
 #define PER_FLOAT 1
 #endif
+#ifndef SOURCE_ACCESS
+#define SOURCE_ACCESS
+#endif
 
 layout(std430, set = 0, binding = 0) readonly buffer Params { uint p[]; };
-layout(std430, set = 0, binding = 1) buffer Source { STORAGE source[]; };
+layout(std430, set = 0, binding = 1) SOURCE_ACCESS buffer Source { STORAGE source[]; };
 layout(std430, set = 0, binding = 2) buffer Result { STORAGE result[]; };
 
 // Where each parameter sits in p (kept in step with tensor_cases.h).

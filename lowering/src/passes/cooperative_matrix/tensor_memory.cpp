@@ -12,6 +12,7 @@
 #include "passes/cooperative_matrix/element_access.h"
 #include "passes/cooperative_matrix/memory_access.h"
 #include "passes/cooperative_matrix/placement.h"
+#include "passes/cooperative_matrix/word_view.h"
 
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
@@ -51,6 +52,22 @@ class TensorAccessFunction {
             if (!decode_) return fail(why);
         }
         if (decode_vector_function_ && !prepare_vector_decode(why)) return fail(why);
+        // Components wider than the array's elements (f16 or f32 in a uint8_t array) are read whole,
+        // through a view of the buffer as elements of their width (word_view.h), where every element
+        // is read. Where each is tested first (the Constant clamp mode, clipping views), RADV left
+        // the 16-bit loads in their branches instead of reading them together and selecting, as it
+        // does the bytes (llama.cpp's flash attention: 32 branches a step for its mask, 8-13% more
+        // cycles at head size 128), so those keep reading bytes. So do f16 components where
+        // invocations are SIMD lanes: a 16-bit load with per-lane addresses is a gather written out
+        // lane by lane there, and ggml's f16 flash attention ran no faster on lavapipe 26 (54.9-61.3 s
+        // against 49.7-55.4 s reading bytes).
+        const AccessPath& path = access_->path();
+        const uint32_t width = matrix_->component.width;
+        const bool wide = width == 32 || (width == 16 && !state_.context.target.simd_lane_invocations);
+        if (!is_store_ && !decode_function_ && access_->span() > 1 && access_->is_narrow_scalar_array() && path.base_is_global &&
+            wide && always_accessed()) {
+            whole_view_ = word_view(state_, path.base, path.indices, access_->pointee_type(), width);
+        }
 
         std::vector<uint32_t> arguments = access_->arguments();
         arguments.push_back(operands[2]);
@@ -147,6 +164,7 @@ class TensorAccessFunction {
         access_->append_key(key);
         if (decode_) decode_->append_key(key);
         if (decode_vector_) decode_vector_->append_key(key);
+        key.push_back(whole_view_ ? whole_view_->variable : 0xFFFFFFFFu);
         key.insert(key.end(), memory_operands_.begin(), memory_operands_.end());
         return key;
     }
@@ -266,6 +284,10 @@ class TensorAccessFunction {
         } else if (is_store_) {
             const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
             access_->store_component(accessed, bound, index, component, memory_);
+        } else if (whole_view_) {
+            const uint32_t unit = accessed.add(spv::OpIAdd, u, {bound.first, accessed.add(spv::OpIMul, u, {index, state_.uint_constant(access_->span())})});
+            const uint32_t scalar_width = matrix_->component.width / access_->span();
+            accessed.add(spv::OpStore, 0, {slot, load_whole_component(state_, accessed, *whole_view_, unit, scalar_width, matrix_->component)});
         } else {
             accessed.add(spv::OpStore, 0, {slot, access_->load_component(accessed, bound, index, memory_)});
         }
@@ -348,6 +370,7 @@ class TensorAccessFunction {
     uint32_t view_value_ = 0;
     std::span<const uint32_t> memory_operands_;
     std::optional<ElementAccess> access_;
+    std::optional<WordView> whole_view_;  // a load's components read whole (word_view.h)
     uint32_t decode_function_ = 0;
     std::optional<DecodeCall> decode_;
     uint32_t decode_vector_function_ = 0;

@@ -11,10 +11,10 @@
 namespace vkpolyfill::lowering::cooperative_matrix {
 namespace {
 
-uint32_t make_view(LoweringState& state, uint32_t set, uint32_t binding) {
+uint32_t make_view(LoweringState& state, uint32_t set, uint32_t binding, uint32_t width) {
     ir::Module& module = state.module();
     const uint32_t words_type = module.take_next_id();  // a fresh type: it gets an ArrayStride
-    const uint32_t runtime_array[] = {words_type, state.uint_type()};
+    const uint32_t runtime_array[] = {words_type, state.types().get_type_int(width, false)};
     module.types_values_constants.push_back(ir::make_instruction(spv::OpTypeRuntimeArray, runtime_array));
     module.register_definition(*module.types_values_constants.back());
     const uint32_t members[] = {words_type};
@@ -24,7 +24,7 @@ uint32_t make_view(LoweringState& state, uint32_t set, uint32_t binding) {
     const uint32_t declaration[] = {pointer, variable, spv::StorageClassStorageBuffer};
     module.types_values_constants.push_back(ir::make_instruction(spv::OpVariable, declaration));
     module.register_definition(*module.types_values_constants.back());
-    ir::decorate(module, words_type, spv::DecorationArrayStride, std::array{4u});
+    ir::decorate(module, words_type, spv::DecorationArrayStride, std::array{width / 8});
     ir::decorate(module, block, spv::DecorationBlock);
     ir::decorate_member(module, block, 0, spv::DecorationOffset, std::array{0u});
     ir::decorate_member(module, block, 0, spv::DecorationNonWritable);
@@ -34,24 +34,31 @@ uint32_t make_view(LoweringState& state, uint32_t set, uint32_t binding) {
     return variable;
 }
 
-}  // namespace
-
-std::optional<uint32_t> binding_word_view(LoweringState& state, uint32_t variable) {
+// The view as `width`-bit elements of the descriptor `variable` is bound to, made on first use.
+std::optional<uint32_t> binding_view(LoweringState& state, uint32_t variable, uint32_t width) {
     const std::optional<uint32_t> set = ir::find_decoration(state.module(), variable, spv::DecorationDescriptorSet);
     const std::optional<uint32_t> binding = ir::find_decoration(state.module(), variable, spv::DecorationBinding);
     if (!set || !binding) return std::nullopt;
-    std::vector<uint32_t> key{0x574F5244u /* "WORD" */, variable};
+    std::vector<uint32_t> key{0x574F5244u /* "WORD" */, variable, width};
     uint32_t view = state.find_function(key);
     if (!view) {
-        view = make_view(state, *set, *binding);
+        view = make_view(state, *set, *binding, width);
         state.remember_function(std::move(key), view);
     }
     return view;
 }
 
+}  // namespace
+
+std::optional<uint32_t> binding_word_view(LoweringState& state, uint32_t variable) { return binding_view(state, variable, 32); }
+
 std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span<const uint32_t> indices,
-                                  uint32_t element_type) {
+                                  uint32_t element_type, uint32_t width) {
     ir::Module& module = state.module();
+    if (width == 16 && !module.has_capability(spv::CapabilityStorageBuffer16BitAccess) &&
+        !module.has_capability(spv::CapabilityUniformAndStorageBuffer16BitAccess)) {
+        return std::nullopt;
+    }
     const ir::Instruction* variable = module.find_definition(base);
     if (!variable || variable->opcode() != spv::OpVariable || variable->operand_words()[0] != spv::StorageClassStorageBuffer ||
         indices.size() != 2) {
@@ -77,9 +84,9 @@ std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span
         *offset % 4 != 0 || !read_only) {
         return std::nullopt;
     }
-    const std::optional<uint32_t> view = binding_word_view(state, base);
+    const std::optional<uint32_t> view = binding_view(state, base, width);
     if (!view) return std::nullopt;
-    return WordView{*view, *offset / (element->word(2) / 8)};
+    return WordView{*view, *offset / (element->word(2) / 8), width};
 }
 
 namespace {
@@ -105,6 +112,18 @@ uint32_t load_through_word_view(LoweringState& state, ir::Builder& b, const Word
     const uint32_t shift = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {element, state.uint_constant(32 / component.width)}),
                                                   state.uint_constant(component.width)});
     return component_from_bits(state, b, b.add(spv::OpShiftRightLogical, u, {word, shift}), component);
+}
+
+uint32_t load_whole_component(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,
+                              uint32_t scalar_width, const ComponentInfo& component) {
+    const uint32_t u = state.uint_type(), viewed = state.types().get_type_int(view.width, false);
+    const uint32_t element = b.add(spv::OpIAdd, u, {index, state.uint_constant(view.first_element)});
+    const uint32_t at = b.add(spv::OpUDiv, u, {element, state.uint_constant(view.width / scalar_width)});
+    const uint32_t pointer = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassStorageBuffer, viewed),
+                                   {view.variable, state.uint_constant(0), at});
+    uint32_t bits = b.add(spv::OpLoad, viewed, {pointer});
+    if (view.width != 32) bits = b.add(spv::OpUConvert, u, {bits});
+    return component_from_bits(state, b, bits, component);
 }
 
 std::vector<uint32_t> load_word_through_view(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,

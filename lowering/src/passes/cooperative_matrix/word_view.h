@@ -4,6 +4,7 @@
 // a 32-bit one is a native gather; reading the word and shifting is cheaper there (measured on
 // lavapipe with the f16 GEMM benchmark: tests/bench/README.md). Vulkan allows several variables on one
 // descriptor when they agree with its type; both are read-only, so they cannot disagree.
+// A 16-bit view reads f16 components of a uint8_t array (tensor loads: load_whole_component).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ namespace vkpolyfill::lowering::cooperative_matrix {
 struct WordView {
     uint32_t variable;       // StorageBuffer Block { uint data[]; } on the same set and binding
     uint32_t first_element;  // where the shader's array starts in the buffer, in its elements
+    uint32_t width = 32;     // the view's elements' bits: 32, or 16 (ushort data[])
 };
 
 // The word view of the descriptor `variable` (a StorageBuffer variable) is bound to; one per
@@ -25,9 +27,19 @@ struct WordView {
 std::optional<uint32_t> binding_word_view(LoweringState& state, uint32_t variable);
 
 // The view for elements of `element_type` reached through `base` and `indices` (member, element),
-// nullopt unless `base` is a read-only descriptor whose last member is a runtime array of them.
+// nullopt unless `base` is a read-only descriptor whose last member is a runtime array of them. A
+// view of `width` 16 needs the module to declare 16-bit storage-buffer access, else nullopt too.
 std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span<const uint32_t> indices,
-                                  uint32_t element_type);
+                                  uint32_t element_type, uint32_t width = 32);
+
+// The component made of the shader's narrower array elements (`scalar_width` bits each) from element
+// `index` on (a uint id), read with one load through `view`, whose elements are as wide as the
+// component. It must lie at a multiple of its size in the buffer: a tensor load's pointer is 16-byte
+// aligned (SPV_NV_cooperative_matrix2), so llama.cpp's flash attention's f16 and f32 elements in
+// uint8_t arrays are, where reading them a byte at a time took a load per byte. A whole component
+// read is inside the buffer wherever its bytes are (a word holding an f16 need not be).
+uint32_t load_whole_component(LoweringState& state, ir::Builder& builder, const WordView& view, uint32_t index,
+                              uint32_t scalar_width, const ComponentInfo& component);
 
 // The component at element index `index` (a uint id) of the shader's array, read through `view`.
 uint32_t load_through_word_view(LoweringState& state, ir::Builder& builder, const WordView& view, uint32_t index,
