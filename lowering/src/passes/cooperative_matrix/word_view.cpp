@@ -91,15 +91,16 @@ std::optional<WordView> word_view(LoweringState& state, uint32_t base, std::span
 
 namespace {
 
-// The word holding element `index` of the shader's array, and the element's index in the buffer.
-uint32_t load_word(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index, const ComponentInfo& component,
-                   uint32_t& element) {
-    const uint32_t u = state.uint_type();
+// The view's element holding element `index` of the shader's array (of `width`-bit elements), as a
+// uint, and the element's index in the buffer.
+uint32_t load_word(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index, uint32_t width, uint32_t& element) {
+    const uint32_t u = state.uint_type(), viewed = state.types().get_type_int(view.width, false);
     element = b.add(spv::OpIAdd, u, {index, state.uint_constant(view.first_element)});
-    const uint32_t word = b.add(spv::OpUDiv, u, {element, state.uint_constant(32 / component.width)});
-    const uint32_t pointer = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassStorageBuffer, u),
+    const uint32_t word = b.add(spv::OpUDiv, u, {element, state.uint_constant(view.width / width)});
+    const uint32_t pointer = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassStorageBuffer, viewed),
                                    {view.variable, state.uint_constant(0), word});
-    return b.add(spv::OpLoad, u, {pointer});
+    const uint32_t bits = b.add(spv::OpLoad, viewed, {pointer});
+    return view.width == 32 ? bits : b.add(spv::OpUConvert, u, {bits});
 }
 
 }  // namespace
@@ -108,7 +109,7 @@ uint32_t load_through_word_view(LoweringState& state, ir::Builder& b, const Word
                                 const ComponentInfo& component) {
     const uint32_t u = state.uint_type();
     uint32_t element = 0;
-    const uint32_t word = load_word(state, b, view, index, component, element);
+    const uint32_t word = load_word(state, b, view, index, component.width, element);
     const uint32_t shift = b.add(spv::OpIMul, u, {b.add(spv::OpUMod, u, {element, state.uint_constant(32 / component.width)}),
                                                   state.uint_constant(component.width)});
     return component_from_bits(state, b, b.add(spv::OpShiftRightLogical, u, {word, shift}), component);
@@ -116,20 +117,14 @@ uint32_t load_through_word_view(LoweringState& state, ir::Builder& b, const Word
 
 uint32_t load_whole_component(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,
                               uint32_t scalar_width, const ComponentInfo& component) {
-    const uint32_t u = state.uint_type(), viewed = state.types().get_type_int(view.width, false);
-    const uint32_t element = b.add(spv::OpIAdd, u, {index, state.uint_constant(view.first_element)});
-    const uint32_t at = b.add(spv::OpUDiv, u, {element, state.uint_constant(view.width / scalar_width)});
-    const uint32_t pointer = b.add(spv::OpAccessChain, state.types().get_type_pointer(spv::StorageClassStorageBuffer, viewed),
-                                   {view.variable, state.uint_constant(0), at});
-    uint32_t bits = b.add(spv::OpLoad, viewed, {pointer});
-    if (view.width != 32) bits = b.add(spv::OpUConvert, u, {bits});
-    return component_from_bits(state, b, bits, component);
+    uint32_t element = 0;
+    return component_from_bits(state, b, load_word(state, b, view, index, scalar_width, element), component);
 }
 
 std::vector<uint32_t> load_word_through_view(LoweringState& state, ir::Builder& b, const WordView& view, uint32_t index,
                                              const ComponentInfo& component) {
     uint32_t element = 0;
-    const uint32_t word = load_word(state, b, view, index, component, element);
+    const uint32_t word = load_word(state, b, view, index, component.width, element);
     std::vector<uint32_t> components;
     for (uint32_t shift = 0; shift < 32; shift += component.width) {
         const uint32_t bits = shift ? b.add(spv::OpShiftRightLogical, state.uint_type(), {word, state.uint_constant(shift)}) : word;
