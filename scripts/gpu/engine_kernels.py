@@ -45,6 +45,14 @@ def fa_cm2(hs, gpu_class):
     return [128, 64, 64, hs, hs, 0, 0, 0, sg, 0, MASK, 0, F16, F16, 2, 2]
 
 
+def fa_cm1(hs, gpu_class):
+    """get_fa_tuning_params_coopmat1 for the same batch: 16 query rows x 64 keys, one 16x16 tile of keys
+    for each of 4 subgroups; K and V staged through shared memory on NVIDIA's drivers."""
+    sg = 64 if gpu_class == "amd64" else 32
+    staging = 0 if gpu_class == "amd64" else 1
+    return [4 * sg, 16, 64, hs, hs, 0, min(sg, 8, hs // 4), 4, sg, staging, MASK, 0, F16, F16, 2, 2]
+
+
 def mul_mm(gpu_class, tm, tn, tk):
     """m_warptile (64x64 of C, K steps of 16, 128 invocations) and ALIGNED 0 (ggml_vk_mul_mm_spec);
     tm/tn/tk are the coopmat shape on devices with cooperative matrices, 4/2/1 without."""
@@ -66,6 +74,10 @@ KERNELS = [
      "flash attention, coopmat2, head 64: 64 query rows x 64 keys per step, 128 invocations"),
     ("flash_attn_cm2.h128", "flash_attn_f32_f16_cm2", ["layer"], lambda c: fa_cm2(128, c),
      "flash attention, coopmat2, head 128: 64 query rows x 64 keys per step, 128 invocations"),
+    ("flash_attn_cm1.h64", "flash_attn_f32_f16_cm1", ["layer"], lambda c: fa_cm1(64, c),
+     "flash attention, KHR coopmat 16x16x16, head 64: 16 query rows x 64 keys per step, 4 subgroups"),
+    ("flash_attn_cm1.h128", "flash_attn_f32_f16_cm1", ["layer"], lambda c: fa_cm1(128, c),
+     "flash attention, KHR coopmat 16x16x16, head 128: 16 query rows x 64 keys per step, 4 subgroups"),
     ("flash_attn.h64", "flash_attn_f32_f16", ["driver"], lambda c: fa_scalar(64, c),
      "flash attention, scalar, head 64 (its own row blocks per GPU)"),
     ("flash_attn.h128", "flash_attn_f32_f16", ["driver"], lambda c: fa_scalar(128, c),
@@ -80,7 +92,7 @@ FEATURES = [("GGML_VULKAN_COOPMAT_GLSLC_SUPPORT", "coopmat.comp"),
             ("GGML_VULKAN_BFLOAT16_GLSLC_SUPPORT", "bfloat16.comp"),
             ("GGML_VULKAN_FLOAT_E2M1_GLSLC_SUPPORT", "float_e2m1.comp"),
             ("GGML_VULKAN_FLOAT_E4M3_GLSLC_SUPPORT", "float_e4m3.comp")]
-SOURCES = ["mul_mm.comp", "mul_mm_cm2.comp", "flash_attn.comp", "flash_attn_cm2.comp"]
+SOURCES = ["mul_mm.comp", "mul_mm_cm2.comp", "flash_attn.comp", "flash_attn_cm1.comp", "flash_attn_cm2.comp"]
 # Every source the generator makes a _cm1 or _cm2 variant of (the catalogue, engine_catalogue.py).
 COOPMAT_SOURCES = ["mul_mm.comp", "mul_mm_cm2.comp", "flash_attn_cm1.comp", "flash_attn_cm2.comp",
                    "conv2d_mm.comp", "conv3d_mm.comp"]
