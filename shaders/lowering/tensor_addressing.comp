@@ -172,7 +172,8 @@ uint tensor_element_view(const uint t[LAYOUT_WORDS], const uint v[VIEW_WORDS], c
 // a multiplied address per element (which ACO kept live in registers across llama.cpp's K loop).
 
 // The element at span coordinates (base0 + k0, base1 + k1) of a two-dimensional layout with blocks
-// of one element; GENERAL where the clamp mode moves it.
+// of one element; GENERAL where the clamp mode moves it. OUTSIDE leaves *element 0, the tensor's
+// first element, which a Constant load reads and replaces by the clamp value (tensor_memory.cpp).
 uint direct_element(const uint t[LAYOUT_WORDS], const uint base0, const uint k0, const uint base1, const uint k1, out uint element,
                     out uint blockCoord[LDIM], out uint coordInBlock[LDIM]) {
     no_element(element, blockCoord, coordInBlock);

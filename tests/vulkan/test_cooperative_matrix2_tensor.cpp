@@ -243,6 +243,11 @@ std::vector<Case> cases() {
     all.push_back({"FixedStrided2D", 7, Constant, [](uint32_t n) {
                        return Setup{.dims = {n + 1, n + 2}, .offsets = {-1, 1}, .spans = {n, n}, .strides = {n + 9, 1}};
                    }});
+    // A Constant load on the direct path reads an element outside at the tensor's first element and
+    // takes the clamp value instead (no branch an element), and reads nothing from an empty layout.
+    all.push_back({"FixedSlice2DConstantAllOutside", 7, Constant,
+                   [](uint32_t n) { return Setup{.dims = {n, n}, .offsets = {static_cast<int32_t>(n) + 2, 0}, .spans = {n, n}}; }});
+    all.push_back({"FixedSlice2DConstantEmpty", 7, Constant, [](uint32_t n) { return Setup{.dims = {0, n}, .offsets = {0, 0}, .spans = {n, n}}; }});
     all.push_back({"FixedTransposedViewConstant", 8, Constant, over_edges});
     all.push_back({"FixedStore2DConstant", 9, Constant, over_edges});
     all.push_back({"FixedStore2DRepeat", 9, Repeat, over_edges});

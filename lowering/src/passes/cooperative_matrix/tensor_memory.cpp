@@ -54,10 +54,11 @@ class TensorAccessFunction {
         if (decode_vector_function_ && !prepare_vector_decode(why)) return fail(why);
         // Components wider than the array's elements (f16 or f32 in a uint8_t array) are read whole,
         // through a view of the buffer as elements of their width (word_view.h), where every element
-        // is read. Where each is tested first (the Constant clamp mode, clipping views), RADV left
-        // the 16-bit loads in their branches instead of reading them together and selecting, as it
-        // does the bytes (llama.cpp's flash attention: 32 branches a step for its mask, 8-13% more
-        // cycles at head size 128), so those keep reading bytes. So do f16 components where
+        // is read (Constant layouts on the direct path too: reads_without_branches). Where each is
+        // tested first (Constant layouts on the general path, clipping views), RADV left the 16-bit
+        // loads in their branches instead of reading them together and selecting, as it does the
+        // bytes (llama.cpp's flash attention: 8-13% more cycles at head size 128 while its mask
+        // branched), so those keep reading bytes. So do f16 components where
         // invocations are SIMD lanes: a 16-bit load with per-lane addresses is a gather written out
         // lane by lane there, and ggml's f16 flash attention ran no faster on lavapipe 26 (54.9-61.3 s
         // against 49.7-55.4 s reading bytes).
@@ -65,7 +66,7 @@ class TensorAccessFunction {
         const uint32_t width = matrix_->component.width;
         const bool wide = width == 32 || (width == 16 && !state_.context.target.simd_lane_invocations);
         if (!is_store_ && !decode_function_ && access_->span() > 1 && access_->is_narrow_scalar_array() && path.base_is_global &&
-            wide && always_accessed()) {
+            wide && (always_accessed() || reads_without_branches())) {
             whole_view_ = word_view(state_, path.base, path.indices, access_->pointee_type(), width);
         }
 
@@ -222,6 +223,17 @@ class TensorAccessFunction {
         return is_store_ ? layout_->clamp_mode == spv::TensorClampModeUndefined : layout_->clamp_mode != spv::TensorClampModeConstant;
     }
 
+    // A load in the Constant mode on the direct path reads every element without a branch: an element
+    // outside at the tensor's first element (the helper leaves *element 0 for it), replaced by the
+    // clamp value. With a branch an element (llama.cpp's flash attention: its Q, and its mask where
+    // the rows are not a multiple of the block's), RADV on RDNA3 and NAK kept the element loop
+    // rolled, indexing the components at run time (chains of selects; local memory). Reading the
+    // nearest element inside instead made the loop too long for RADV to unroll llama.cpp's GEMM
+    // loads. A layout with an empty dimension has nothing to read, so the loop is skipped for it.
+    bool reads_without_branches() const {
+        return !is_store_ && direct_ && !clips() && !decode_function_ && layout_->clamp_mode == spv::TensorClampModeConstant;
+    }
+
     void generate(ir::FunctionBuilder& function) {
         size_t parameter = 0;
         const ElementAccess::Bound bound = access_->bind(function, parameter);
@@ -253,6 +265,7 @@ class TensorAccessFunction {
                                                                function.body().add(spv::OpCompositeExtract, u, {layout, layout_->clamp_value()}),
                                                                matrix_->component)
                                          : 0;
+        const uint32_t nonempty = reads_without_branches() ? begin_nonempty_layout(function, layout, components, clamp_value) : 0;
         // One iteration per element: the addressing (and a decode function) is compiled once, not
         // once per element. On the direct path alone the loop is a few instructions an element, which
         // the drivers may unroll.
@@ -265,6 +278,25 @@ class TensorAccessFunction {
         const uint32_t status = b.add(spv::OpFunctionCall, u, call);
         const uint32_t slot = b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
                                     {components, e});
+        if (nonempty) {
+            const uint32_t index = b.add(spv::OpLoad, u, {element_});
+            const uint32_t value = whole_view_ ? load_whole(b, bound, index) : access_->load_component(b, bound, index, memory_);
+            b.add(spv::OpStore, 0, {slot, b.add(spv::OpSelect, matrix_->component.type, {is(b, status, kElement), value, clamp_value})});
+        } else {
+            generate_branches(function, bound, status, slot, clamp_value);
+        }
+        function.end_loop();
+        if (nonempty) function.end_if();
+        if (writer) function.end_if();
+        const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
+        function.finish(result);
+    }
+
+    // An element's access where it is tested first: a store, a Constant load that branches, a
+    // clipping view, decode functions.
+    void generate_branches(ir::FunctionBuilder& function, const ElementAccess::Bound& bound, uint32_t status, uint32_t slot,
+                           uint32_t clamp_value) {
+        const uint32_t u = state_.uint_type();
         if (clamp_value && clips()) {
             function.begin_if(is(function.body(), status, kOutside));
             function.body().add(spv::OpStore, 0, {slot, clamp_value});
@@ -285,17 +317,40 @@ class TensorAccessFunction {
             const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
             access_->store_component(accessed, bound, index, component, memory_);
         } else if (whole_view_) {
-            const uint32_t unit = accessed.add(spv::OpIAdd, u, {bound.first, accessed.add(spv::OpIMul, u, {index, state_.uint_constant(access_->span())})});
-            const uint32_t scalar_width = matrix_->component.width / access_->span();
-            accessed.add(spv::OpStore, 0, {slot, load_whole_component(state_, accessed, *whole_view_, unit, scalar_width, matrix_->component)});
+            accessed.add(spv::OpStore, 0, {slot, load_whole(accessed, bound, index)});
         } else {
             accessed.add(spv::OpStore, 0, {slot, access_->load_component(accessed, bound, index, memory_)});
         }
         if (branch) function.end_if();
+    }
+
+    // The component at element `index` read with one load through whole_view_.
+    uint32_t load_whole(ir::Builder& b, const ElementAccess::Bound& bound, uint32_t index) {
+        const uint32_t u = state_.uint_type();
+        const uint32_t unit = b.add(spv::OpIAdd, u, {bound.first, b.add(spv::OpIMul, u, {index, state_.uint_constant(access_->span())})});
+        return load_whole_component(state_, b, *whole_view_, unit, matrix_->component.width / access_->span(), matrix_->component);
+    }
+
+    // For reads_without_branches(): a layout with an empty dimension gives the clamp value everywhere;
+    // the rest is generated inside an if on the opposite, whose condition this returns.
+    uint32_t begin_nonempty_layout(ir::FunctionBuilder& function, uint32_t layout, uint32_t components, uint32_t clamp_value) {
+        const uint32_t u = state_.uint_type(), boolean = state_.types().get_type_bool();
+        uint32_t nonempty = 0;
+        for (uint32_t d = 0; d < layout_->dimensions; ++d) {
+            ir::Builder& b = function.body();
+            const uint32_t extent = b.add(spv::OpCompositeExtract, u, {layout, layout_->layout_dimension(d)});
+            const uint32_t some = b.add(spv::OpINotEqual, boolean, {extent, state_.uint_constant(0)});
+            nonempty = nonempty ? b.add(spv::OpLogicalAnd, boolean, {nonempty, some}) : some;
+        }
+        function.begin_if(function.body().add(spv::OpLogicalNot, boolean, {nonempty}));
+        const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
+        const uint32_t slot = function.body().add(
+            spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type), {components, e});
+        function.body().add(spv::OpStore, 0, {slot, clamp_value});
         function.end_loop();
-        if (writer) function.end_if();
-        const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
-        function.finish(result);
+        function.end_if();
+        function.begin_if(nonempty);
+        return nonempty;
     }
 
     // The group of V elements last decoded: its block, coordinates and values. Its innermost
