@@ -79,7 +79,8 @@ class Aco:
 
 class Nak:
     debug = ("NAK_DEBUG", "print")
-    increment = re.compile(r"^(u?r\d+)\s+= iadd3 (u?r\d+) (0x[0-9a-f]+|\d+) rZ\b")
+    # iadd3 r, imm, rZ; Pascal and Maxwell (the GTX 1080) have no iadd3: iadd2 r, imm.
+    increment = re.compile(r"^(u?r\d+)\s+= iadd(?:3 (u?r\d+) (0x[0-9a-f]+|\d+) rZ|2 (u?r\d+) (0x[0-9a-f]+|\d+))\s*$")
     compare = re.compile(r"^u?p\d+\s+= isetp\.(ge|ne|gt)\.[ui]32 (u?r\d+) (0x[0-9a-f]+|\d+)\b")
     init = re.compile(r"^(u?r\d+)\s+= mov (rZ|0x[0-9a-f]+|\d+)\b")
     defines = re.compile(r"^(u?r\d+)\s+=")
@@ -173,8 +174,10 @@ def trip_count(compiler, blocks, loop):
     for b in loop.body:
         for _, text in blocks[b].instrs:
             m = compiler.increment.match(text)
-            if m and m.group(1) == m.group(2):
-                steps[m.group(1)] = number(m.group(3))
+            if m:
+                register, step = (m.group(2), m.group(3)) if m.group(2) else (m.group(4), m.group(5))
+                if m.group(1) == register:
+                    steps[register] = number(step)
     deciding = sorted(loop.latches | {b for b in loop.body
                                       if any(position.get(s) not in loop.body for s in blocks[b].successors)})
     for b in deciding:

@@ -86,6 +86,28 @@ block.u 3 L3 [1] -> {
 """
 
 
+# The GTX 1080's NAK (Pascal): no iadd3 and no uniform registers, so a loop counts with iadd2.
+NAK_PASCAL = """NAK IR after calc_instr_deps:
+block.u 0 L0 [] -> {
+      r91       = mov rZ                                          // delay=1
+} -> [1]
+block.u 1 L1 [0, 2] -> {
+                  pcnt L1                                         // delay=13
+      r93       = ld.shared.strong.cta.b32 [r92+0x20], pT         // delay=1
+      r91       = iadd2 r91 0x1                                   // delay=1
+      r94       = iadd2 r91 r95                                   // delay=1
+      p2        = isetp.ge.u32 r91 0x20                           // delay=1
+} -> [2, 3]
+block.u 2 L2 [1] -> {
+                  cont L1                                         // delay=13
+} -> [1]
+block.u 3 L3 [1] -> {
+                  exit                                            // delay=1
+} -> []
+  compute: Static cycle count=1000;
+"""
+
+
 class LoopWeightedCycles(unittest.TestCase):
     def test_aco_nested_loops_at_their_trip_counts(self):
         result = lwc.estimate(lwc.Aco, ACO, 1.0)
@@ -121,6 +143,14 @@ class LoopWeightedCycles(unittest.TestCase):
         self.assertEqual(result["trip_weighted_cycles"], 1 + 8 * 8 + 5)
         self.assertEqual(result["loop_depth_cycles"], 1 + 10 * 8 + 5)
         self.assertEqual(result["estimate"], 1790590)  # printed as %g past a million
+
+    def test_nak_pascal_counter(self):
+        result = lwc.estimate(lwc.Nak, NAK_PASCAL, 1.0)
+        self.assertEqual([(l["header"], l["blocks"], l["trips"]) for l in result["loops"]], [(1, 2, 32)])
+        self.assertEqual(result["loops"][0]["pass"]["latency"], 17 + 13)
+        # iadd2 with a register operand is not a counter
+        text = NAK_PASCAL.replace("r91       = iadd2 r91 0x1", "r91       = iadd2 r91 r96")
+        self.assertEqual([l["trips"] for l in lwc.estimate(lwc.Nak, text, 1.0)["loops"]], [None])
 
     def test_a_counter_without_a_known_start_is_unknown(self):
         text = ACO.replace("\t(  1 clk)   s51 = s_mov_b32 0\n", "\t(  1 clk)   s51 = s_mov_b32 s7\n")
