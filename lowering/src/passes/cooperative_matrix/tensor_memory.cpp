@@ -280,7 +280,7 @@ class TensorAccessFunction {
                                     {components, e});
         if (nonempty) {
             const uint32_t index = b.add(spv::OpLoad, u, {element_});
-            const uint32_t value = whole_view_ ? load_whole(b, bound, index) : access_->load_component(b, bound, index, memory_);
+            const uint32_t value = load_element(b, bound, index);
             b.add(spv::OpStore, 0, {slot, b.add(spv::OpSelect, matrix_->component.type, {is(b, status, kElement), value, clamp_value})});
         } else {
             generate_branches(function, bound, status, slot, clamp_value);
@@ -316,16 +316,16 @@ class TensorAccessFunction {
         } else if (is_store_) {
             const uint32_t component = accessed.add(spv::OpLoad, matrix_->component.type, {slot});
             access_->store_component(accessed, bound, index, component, memory_);
-        } else if (whole_view_) {
-            accessed.add(spv::OpStore, 0, {slot, load_whole(accessed, bound, index)});
         } else {
-            accessed.add(spv::OpStore, 0, {slot, access_->load_component(accessed, bound, index, memory_)});
+            accessed.add(spv::OpStore, 0, {slot, load_element(accessed, bound, index)});
         }
         if (branch) function.end_if();
     }
 
-    // The component at element `index` read with one load through whole_view_.
-    uint32_t load_whole(ir::Builder& b, const ElementAccess::Bound& bound, uint32_t index) {
+    // The component at element `index`: one load through whole_view_ where there is one, else
+    // through the access's pointer (a load per byte of a narrow array).
+    uint32_t load_element(ir::Builder& b, const ElementAccess::Bound& bound, uint32_t index) {
+        if (!whole_view_) return access_->load_component(b, bound, index, memory_);
         const uint32_t u = state_.uint_type();
         const uint32_t unit = b.add(spv::OpIAdd, u, {bound.first, b.add(spv::OpIMul, u, {index, state_.uint_constant(access_->span())})});
         return load_whole_component(state_, b, *whole_view_, unit, matrix_->component.width / access_->span(), matrix_->component);
