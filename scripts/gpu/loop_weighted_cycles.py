@@ -97,7 +97,8 @@ class Nak:
         starts = [i for i, line in enumerate(lines) if line.startswith("NAK IR after calc_instr_deps")]
         blocks = []
         for line in lines[starts[-1] if starts else len(lines):]:
-            m = re.match(r"^block\.\w+ (\d+) ", line)
+            # "block.u N" is uniform, "block N" divergent: both are blocks.
+            m = re.match(r"^block(?:\.\w+)? (\d+) ", line)
             if m:
                 blocks.append(Block(int(m.group(1))))
                 continue

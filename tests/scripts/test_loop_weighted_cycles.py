@@ -86,6 +86,32 @@ block.u 3 L3 [1] -> {
 """
 
 
+# A loop with a divergent branch ("block N", no ".u") and a divergent exit block: each is a block
+# of its own, the branch inside the loop and the exit outside it.
+NAK_DIVERGENT = """NAK IR after calc_instr_deps:
+block.u 0 L0 [] -> {
+      ur4       = mov rZ                                      // delay=1
+} -> [1]
+block.u 1 L1 [0, 3] -> {
+      p0        = isetp.ge.u32 r0 c[0x0][0x8]                 // delay=2
+@!p0              bra pT L3                                   // delay=1
+} -> [2, 3]
+block 2 L2 [1] -> {
+      r1        = ffma.ftz r2 r3 r1                           // delay=6
+} -> [3]
+block.u 3 L3 [1, 2] -> {
+      ur4       = iadd3 ur4 0x1 rZ                            // delay=1
+      up0       = isetp.ge.u32 ur4 0x4                        // delay=1
+} -> [4, 1]
+block 4 L4 [3] -> {
+      r5        = ld.global.a64.strong.gpu.b32 [r6], pT       // delay=40
+} -> [5]
+block.u 5 L5 [4] -> {
+                  exit                                        // delay=1
+} -> []
+  compute: Static cycle count=100;
+"""
+
 # The GTX 1080's NAK (Pascal): no iadd3 and no uniform registers, so a loop counts with iadd2.
 NAK_PASCAL = """NAK IR after calc_instr_deps:
 block.u 0 L0 [] -> {
@@ -143,6 +169,12 @@ class LoopWeightedCycles(unittest.TestCase):
         self.assertEqual(result["trip_weighted_cycles"], 1 + 8 * 8 + 5)
         self.assertEqual(result["loop_depth_cycles"], 1 + 10 * 8 + 5)
         self.assertEqual(result["estimate"], 1790590)  # printed as %g past a million
+
+    def test_nak_divergent_blocks(self):
+        result = lwc.estimate(lwc.Nak, NAK_DIVERGENT, 1.0)
+        self.assertEqual(result["loops"], [{"header": 1, "latches": [3], "blocks": 3, "trips": 4,
+                                            "pass": {"latency": 11, "shared": 0, "memory": 0, "uniform": 2, "alu": 2}}])
+        self.assertEqual(result["trip_weighted_cycles"], 1 + 4 * 11 + 40 + 1)
 
     def test_nak_pascal_counter(self):
         result = lwc.estimate(lwc.Nak, NAK_PASCAL, 1.0)
