@@ -74,6 +74,16 @@ bool distributed_a_from_shared_memory(const PhysicalDeviceFacts& facts, Distribu
 // 15 -> 35); NAK held that GEMM without spilling (docs/real_gpus.md).
 bool split_b_rows(const PhysicalDeviceFacts& facts) { return facts.driver.driverID != VK_DRIVER_ID_MESA_HONEYKRISP; }
 
+// How long tensor loads of narrow components iterate (lowering::LongNarrowLoads): a word at a time,
+// in a loop kept rolled on NVK, where NAK unrolled the halved loops and spilled (llama.cpp's flash
+// attention at head 128 on the RTX 2080); an element at a time on lavapipe 25, where ggml's f16 GEMM
+// ran slower by words.
+lowering::LongNarrowLoads long_narrow_loads(const PhysicalDeviceFacts& facts) {
+    if (facts.driver.driverID == VK_DRIVER_ID_MESA_NVK) return lowering::LongNarrowLoads::RolledWords;
+    if (lavapipe_before_26(facts)) return lowering::LongNarrowLoads::Elements;
+    return lowering::LongNarrowLoads::Words;
+}
+
 // Which workgroup multiply-adds run on the driver's own cooperative matrices. By default those whose
 // accumulators stay in the tiles, on NVIDIA's and AMD's GPUs: measured at the loops' trip counts on NAK
 // and ACO, llama.cpp's f16 and q4_0 GEMMs take about 40% fewer cycles on Turing's tensor cores and on
@@ -123,6 +133,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.distributed_matrices = distributed_matrices(record.facts, settings.matrix_layout);
     target.distributed_a_from_shared_memory = distributed_a_from_shared_memory(record.facts, settings.distributed_a);
     target.split_b_rows = split_b_rows(record.facts);
+    target.long_narrow_loads = long_narrow_loads(record.facts);
     if (!(enabled & lowering::bit(lowering::Emulated::KhrCooperativeMatrix))) {
         target.native_matrices = native_matrices(record.facts, *create_info);
         target.multiply_on_native_matrices = native_multiply_adds(record.facts, settings.matrix_units);

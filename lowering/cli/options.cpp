@@ -254,6 +254,14 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
             options.target.distributed_a_from_shared_memory = true;
         } else if (arg == "--whole-b-rows") {
             options.target.split_b_rows = false;
+        } else if (auto narrow = option("--long-narrow-loads")) {
+            if (*narrow == "elements") options.target.long_narrow_loads = lowering::LongNarrowLoads::Elements;
+            else if (*narrow == "words") options.target.long_narrow_loads = lowering::LongNarrowLoads::Words;
+            else if (*narrow == "rolled-words") options.target.long_narrow_loads = lowering::LongNarrowLoads::RolledWords;
+            else {
+                error = std::format("--long-narrow-loads expects elements, words or rolled-words, not '{}'", *narrow);
+                return std::nullopt;
+            }
         } else if (arg == "--shader-int16") {
             options.target.shader_int16 = true;
         } else if (arg == "--multiply-on-native") {
@@ -343,6 +351,10 @@ Options:
   --whole-b-rows        In the distributed layout every invocation holds all of B's K rows, instead
                         of its row group's share shuffled to where a multiply-add needs them (the
                         layer's choice on Honeykrisp).
+  --long-narrow-loads elements|words|rolled-words
+                        How tensor loads of more than 32 narrow components an invocation iterate:
+                        an element at a time (the layer's choice on lavapipe 25), a 32-bit word at
+                        a time (the default), or a word at a time in a loop kept rolled (NVK).
   --subgroup-shuffles yes|no
                         Whether compute shaders have the subgroup shuffle and ballot operations
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With

@@ -94,6 +94,20 @@ TEST(TensorAddressingPass, LayoutsTheModuleFixesLinkTheDirectPathAlone) {
     EXPECT_LT(direct, functions_lowered(constant, "%uint_8"));
 }
 
+// A module whose entry point loads the 16x16 matrix from the buffer through its first element, a
+// pointer of type `pointer`, with a 16x16 layout: the tests below change its types.
+std::string load_16x16(std::string_view pointer) {
+    return std::string(kTensorAddressingHead) + std::string(kTensorAddressingTypes) + std::format(R"(%main = OpFunction %void None %void_function
+%entry = OpLabel
+%created = OpCreateTensorLayoutNV %layout
+%sized = OpTensorLayoutSetDimensionNV %layout %created %uint_16 %uint_16
+%first = OpAccessChain {} %buffer %uint_0 %uint_0
+%loaded = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %sized None None
+OpReturn
+OpFunctionEnd
+)", pointer);
+}
+
 // A tensor load of a 16x16 matrix of `component` (f16 or f32) from a buffer declared as bytes
 // (llama.cpp's attention kernels declare theirs so), read-only or not, in a module that may declare
 // 16-bit storage access, its layout of `clamp_mode`; lowered for a subgroup of 8 (of SIMD lanes, or
@@ -104,15 +118,7 @@ struct BytesLowered {
 };
 BytesLowered load_from_bytes(std::string_view component, bool read_only, bool storage_16bit = true,
                              std::string_view clamp_mode = "%uint_2", bool simd_lanes = false, bool blocks_of_one = true) {
-    std::string text = std::string(kTensorAddressingHead) + std::string(kTensorAddressingTypes) + R"(%main = OpFunction %void None %void_function
-%entry = OpLabel
-%created = OpCreateTensorLayoutNV %layout
-%sized = OpTensorLayoutSetDimensionNV %layout %created %uint_16 %uint_16
-%first = OpAccessChain %byte_pointer %buffer %uint_0 %uint_0
-%loaded = OpCooperativeMatrixLoadTensorNV %matrix %first %undef %sized None None
-OpReturn
-OpFunctionEnd
-)";
+    std::string text = load_16x16("%byte_pointer");
     text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability Int8\nOpCapability Float16\nOpCapability StorageBuffer8BitAccess\n");
     if (storage_16bit) text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability StorageBuffer16BitAccess\n");
     text = replaced(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n", "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpExtension \"SPV_KHR_8bit_storage\"\n");
@@ -167,6 +173,68 @@ TEST(TensorAddressingPass, ComponentsWiderThanAReadOnlyByteArrayAreReadWhole) {
                                     load_from_bytes("%half", true, true, "%uint_2", true)}) {
         EXPECT_GT(kept.byte_loads, 0u);
         EXPECT_EQ(kept.bound_variables, 1u);
+    }
+}
+
+// A tensor load of a 16x16 matrix of `component` (f16 or f32) from a buffer of them, lowered for a
+// subgroup of `subgroup_size`: its loops, how many of them ask to stay rolled (DontUnroll), and
+// whether it declares f16 pairs (the words of a load that takes them two at a time).
+struct LoopsLowered {
+    size_t loops;
+    size_t rolled;
+    bool pairs;
+};
+LoopsLowered load_loops(std::string_view component, uint32_t subgroup_size, LongNarrowLoads long_narrow_loads) {
+    std::string text = load_16x16("%float_pointer");
+    if (component == "%half") {
+        text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability Float16\nOpCapability StorageBuffer16BitAccess\n");
+        text = replaced(text, "%float = OpTypeFloat 32", "%float = OpTypeFloat 32\n%half = OpTypeFloat 16");
+        text = replaced(text, "%matrix = OpTypeCooperativeMatrixKHR %float", "%matrix = OpTypeCooperativeMatrixKHR %half");
+        text = replaced(text, "%floats = OpTypeRuntimeArray %float", "%floats = OpTypeRuntimeArray %half");
+        text = replaced(text, "%float_pointer = OpTypePointer StorageBuffer %float", "%float_pointer = OpTypePointer StorageBuffer %half");
+        text = replaced(text, "OpDecorate %floats ArrayStride 4", "OpDecorate %floats ArrayStride 2");
+    }
+    Target target = emulating_coopmat(subgroup_size);
+    target.long_narrow_loads = long_narrow_loads;
+    const Result result = lower(assemble(text), target, {});
+    EXPECT_TRUE(result.ok) << messages(result);
+    EXPECT_EQ(validate(result.words, kVulkan13), "");
+    const SpirvFacts facts = read_facts(result.words);
+    LoopsLowered counts{0, 0, false};
+    for (const CodeInstruction& instruction : facts.code) {
+        if ((instruction.words[0] & 0xFFFF) != spv::OpLoopMerge) continue;
+        ++counts.loops;
+        if (instruction.words[3] & spv::LoopControlDontUnrollMask) ++counts.rolled;
+    }
+    for (const auto& [id, words] : facts.definitions) {
+        if ((words[0] & 0xFFFF) != spv::OpTypeVector || words[3] != 2) continue;
+        const Words& component_type = facts.definitions.at(words[2]);
+        if ((component_type[0] & 0xFFFF) == spv::OpTypeFloat && component_type[2] == 16) counts.pairs = true;
+    }
+    return counts;
+}
+
+// A load of more narrow components an invocation than Mesa's drivers unroll (64 f16 at a subgroup
+// of 4) takes a 32-bit word's worth an iteration, written whole, its loop asking to stay rolled
+// with RolledWords (NAK: see Target::long_narrow_loads); with Elements it takes them one by one.
+// Fewer components (32 at a subgroup of 8), or 32-bit ones, are taken one by one. What the words
+// hold is checked on lavapipe 26, which takes words (the CooperativeMatrix2Decode* tests on the
+// native driver: their f16 tiles hold more than 32 components an invocation there).
+TEST(TensorAddressingPass, NarrowComponentsOfALongLoadAreReadAWordAnIteration) {
+    const LoopsLowered rolled = load_loops("%half", 4, LongNarrowLoads::RolledWords), words = load_loops("%half", 4, LongNarrowLoads::Words),
+                       elements = load_loops("%half", 4, LongNarrowLoads::Elements);
+    EXPECT_TRUE(rolled.pairs);
+    EXPECT_EQ(rolled.rolled, 1u);
+    EXPECT_TRUE(words.pairs);
+    EXPECT_EQ(words.rolled, 0u);
+    EXPECT_FALSE(elements.pairs);
+    EXPECT_EQ(elements.rolled, 0u);
+    EXPECT_EQ(rolled.loops, words.loops);
+    EXPECT_EQ(elements.loops, words.loops);
+    for (const LoopsLowered& plain : {load_loops("%half", 8, LongNarrowLoads::RolledWords), load_loops("%float", 4, LongNarrowLoads::RolledWords)}) {
+        EXPECT_FALSE(plain.pairs);
+        EXPECT_EQ(plain.rolled, 0u);
+        EXPECT_GT(plain.loops, 0u);
     }
 }
 

@@ -53,6 +53,22 @@ struct TileImageTarget {
     bool interlock = false;
 };
 
+// How a tensor load of more narrow (8- or 16-bit) components an invocation than Mesa's drivers
+// unroll (32) goes through them (passes/cooperative_matrix/tensor_memory.cpp).
+enum class LongNarrowLoads : uint8_t {
+    // An element an iteration. Lavapipe 25: ggml's f16 GEMM ran slower by words.
+    Elements,
+    // A 32-bit word's worth an iteration, written whole into an array of words: where the loop stays
+    // rolled that array is in local memory, and NAK read, merged and wrote back the word for every
+    // f16 of llama.cpp's flash-attention K and V. Lavapipe 26 ran ggml's f16 GEMM and flash attention
+    // faster so.
+    Words,
+    // Words, the loop asking to stay rolled (DontUnroll): NAK unrolled the halved loops and spilled
+    // 27 registers on the RTX 2080 (llama.cpp's flash attention at head 128). RADV unrolls such loops
+    // at any length and holds them; asked to keep them rolled, the RX 6800 took 26% more cycles.
+    RolledWords,
+};
+
 // Which workgroup-scope multiply-adds run on the driver's own cooperative matrices
 // (passes/cooperative_matrix/matrix_units.h, resident_accumulators.h).
 enum class NativeMultiplyAdds : uint8_t {
@@ -129,6 +145,7 @@ struct Target {
     // component up to this many, as a loop beyond (measured on lavapipe: passes/cooperative_matrix/
     // element_loop.h). 0 makes every such repetition a loop.
     uint32_t unroll_up_to = 512;
+    LongNarrowLoads long_narrow_loads = LongNarrowLoads::Words;
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;

@@ -19,6 +19,8 @@ namespace {
 
 // tensor_addressing.comp's results; its third, 1 (clipped: the element keeps its value), needs no test.
 constexpr uint32_t kElement = 0, kOutside = 2;
+// Mesa's drivers unroll loops of at most this many iterations (nir_opt_loop_unroll's limit).
+constexpr uint32_t kUnrolledElements = 32;
 
 class TensorAccessFunction {
   public:
@@ -266,18 +268,73 @@ class TensorAccessFunction {
                                                                matrix_->component)
                                          : 0;
         const uint32_t nonempty = reads_without_branches() ? begin_nonempty_layout(function, layout, components, clamp_value) : 0;
-        // One iteration per element: the addressing (and a decode function) is compiled once, not
-        // once per element. On the direct path alone the loop is a few instructions an element, which
-        // the drivers may unroll.
-        const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
+        // A loop over the elements: the addressing (and a decode function) is compiled once an
+        // iteration, not once per element. On the direct path alone the loop is a few instructions an
+        // element, which the drivers may unroll. A loop too long for that, of a load of narrow
+        // components, may take a 32-bit word's worth an iteration and write it whole to an array of
+        // words (Target::long_narrow_loads).
+        const uint32_t per_iteration = elements_per_iteration();
+        const uint32_t word_type = per_iteration > 1 ? state_.types().get_type_vector(matrix_->component.type, per_iteration) : 0;
+        const auto variable = [&](uint32_t type) { return function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, type)); };
+        const uint32_t word = word_type ? variable(word_type) : 0;
+        const uint32_t words = word_type ? variable(state_.types().get_type_array(word_type, state_.uint_constant(matrix_->length / per_iteration))) : 0;
+        const bool rolled = word && state_.context.target.long_narrow_loads == LongNarrowLoads::RolledWords;
+        const uint32_t iteration = function.begin_loop(state_.uint_constant(matrix_->length / per_iteration),
+                                                       rolled ? spv::LoopControlDontUnrollMask : spv::LoopControlMaskNone);
+        const uint32_t component_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type);
+        for (uint32_t k = 0; k < per_iteration; ++k) {
+            ir::Builder& b = function.body();
+            const uint32_t e = word ? b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {iteration, state_.uint_constant(per_iteration)}), state_.uint_constant(k)})
+                                    : iteration;
+            const uint32_t slot = b.add(spv::OpAccessChain, component_pointer, {word ? word : components, word ? state_.uint_constant(k) : e});
+            access_element(function, place, bound, layout, view, e, slot, clamp_value, nonempty);
+        }
+        if (word) {
+            ir::Builder& b = function.body();
+            b.add(spv::OpStore, 0, {b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, word_type), {words, iteration}),
+                                    b.add(spv::OpLoad, word_type, {word})});
+        }
+        function.end_loop();
+        if (word) store_words(function.body(), words, word_type, per_iteration, components);
+        if (nonempty) function.end_if();
+        if (writer) function.end_if();
+        const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
+        function.finish(result);
+    }
+
+    // The components of the words the element loop wrote, in order.
+    void store_words(ir::Builder& b, uint32_t words, uint32_t word_type, uint32_t per_word, uint32_t components) {
+        const uint32_t count = matrix_->length / per_word;
+        const uint32_t all = b.add(spv::OpLoad, state_.types().get_type_array(word_type, state_.uint_constant(count)), {words});
+        std::vector<uint32_t> values;
+        for (uint32_t w = 0; w < count; ++w) {
+            const uint32_t value = b.add(spv::OpCompositeExtract, word_type, {all, w});
+            for (uint32_t k = 0; k < per_word; ++k) values.push_back(b.add(spv::OpCompositeExtract, matrix_->component.type, {value, k}));
+        }
+        b.add(spv::OpStore, 0, {components, b.add(spv::OpCompositeConstruct, matrix_->lowered, values)});
+    }
+
+    // Elements an iteration of the element loop: a 32-bit word's for a load of narrow components
+    // in a loop the drivers keep rolled, where every element is written (not clipped), unless the
+    // target takes them one by one.
+    uint32_t elements_per_iteration() const {
+        const uint32_t word = matrix_->component.width < 32 ? 32 / matrix_->component.width : 1;
+        const bool rolled = matrix_->length > kUnrolledElements && matrix_->length % word == 0;
+        const bool by_words = state_.context.target.long_narrow_loads != LongNarrowLoads::Elements;
+        return by_words && !is_store_ && !clips() && rolled ? word : 1;
+    }
+
+    // Element `e`'s access into `slot`: addressed by the helper, then read without a branch or
+    // tested first.
+    void access_element(ir::FunctionBuilder& function, const Placement& place, const ElementAccess::Bound& bound, uint32_t layout,
+                        uint32_t view, uint32_t e, uint32_t slot, uint32_t clamp_value, uint32_t nonempty) {
+        const uint32_t u = state_.uint_type();
         ir::Builder& b = function.body();
         const Placement::SplitAt row = place.row_split_at(b, e), column = place.column_split_at(b, e);
         std::vector<uint32_t> call{addressing_, layout, view, row.base, row.offset, column.base, column.offset,
                                    element_, block_coordinates_, coordinates_in_block_};
         if (!view) call.erase(call.begin() + 2);
         const uint32_t status = b.add(spv::OpFunctionCall, u, call);
-        const uint32_t slot = b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type),
-                                    {components, e});
         if (nonempty) {
             const uint32_t index = b.add(spv::OpLoad, u, {element_});
             const uint32_t value = load_element(b, bound, index);
@@ -285,11 +342,6 @@ class TensorAccessFunction {
         } else {
             generate_branches(function, bound, status, slot, clamp_value);
         }
-        function.end_loop();
-        if (nonempty) function.end_if();
-        if (writer) function.end_if();
-        const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
-        function.finish(result);
     }
 
     // An element's access where it is tested first: a store, a Constant load that branches, a
@@ -343,11 +395,8 @@ class TensorAccessFunction {
             nonempty = nonempty ? b.add(spv::OpLogicalAnd, boolean, {nonempty, some}) : some;
         }
         function.begin_if(function.body().add(spv::OpLogicalNot, boolean, {nonempty}));
-        const uint32_t e = function.begin_loop(state_.uint_constant(matrix_->length));
-        const uint32_t slot = function.body().add(
-            spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type), {components, e});
-        function.body().add(spv::OpStore, 0, {slot, clamp_value});
-        function.end_loop();
+        const std::vector<uint32_t> clamped(matrix_->length, clamp_value);
+        function.body().add(spv::OpStore, 0, {components, function.body().add(spv::OpCompositeConstruct, matrix_->lowered, clamped)});
         function.end_if();
         function.begin_if(nonempty);
         return nonempty;
