@@ -84,6 +84,14 @@ lowering::LongNarrowLoads long_narrow_loads(const PhysicalDeviceFacts& facts) {
     return lowering::LongNarrowLoads::Words;
 }
 
+// Long tensor loads and stores in chunks the driver unrolls (lowering::Target::chunked_element_loops):
+// on NVK, where NAK kept the rolled loops' components in local memory; the `tensor_loops` setting
+// overrides it.
+bool chunked_element_loops(const PhysicalDeviceFacts& facts, TensorLoops setting) {
+    if (setting != TensorLoops::Auto) return setting == TensorLoops::Chunked;
+    return facts.driver.driverID == VK_DRIVER_ID_MESA_NVK;
+}
+
 // Which workgroup multiply-adds run on the driver's own cooperative matrices. By default those whose
 // accumulators stay in the tiles, on NVIDIA's and AMD's GPUs: measured at the loops' trip counts on NAK
 // and ACO, llama.cpp's f16 and q4_0 GEMMs take about 40% fewer cycles on Turing's tensor cores and on
@@ -134,6 +142,7 @@ std::unique_ptr<DeviceShaders> make_device_shaders(const PhysicalDeviceRecord& r
     target.distributed_a_from_shared_memory = distributed_a_from_shared_memory(record.facts, settings.distributed_a);
     target.split_b_rows = split_b_rows(record.facts);
     target.long_narrow_loads = long_narrow_loads(record.facts);
+    target.chunked_element_loops = chunked_element_loops(record.facts, settings.tensor_loops);
     if (!(enabled & lowering::bit(lowering::Emulated::KhrCooperativeMatrix))) {
         target.native_matrices = native_matrices(record.facts, *create_info);
         target.multiply_on_native_matrices = native_multiply_adds(record.facts, settings.matrix_units);

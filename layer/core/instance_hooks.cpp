@@ -73,6 +73,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
                          " matrix_layout=" + to_string(data->settings.matrix_layout) +
                          " distributed_a=" + to_string(data->settings.distributed_a) +
                          " matrix_units=" + to_string(data->settings.matrix_units) +
+                         " tensor_loops=" + to_string(data->settings.tensor_loops) +
                          " tile_image_indexing=" + to_string(data->settings.tile_image_indexing) +
                          " tile_image_ordering=" + to_string(data->settings.tile_image_ordering));
     for (int i = 0; i < chained; ++i) data->logger.messenger_destroyed();

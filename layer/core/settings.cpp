@@ -15,6 +15,7 @@ constexpr std::array kUniformLoadsNames = {"auto", "scalar", "per_invocation"};
 constexpr std::array kMatrixLayoutNames = {"auto", "replicated", "distributed"};
 constexpr std::array kDistributedANames = {"auto", "shuffles", "shared_memory"};
 constexpr std::array kMatrixUnitsNames = {"auto", "native", "kept_accumulators", "plain"};
+constexpr std::array kTensorLoopsNames = {"auto", "chunked", "per_element"};
 constexpr std::array kTileImageIndexingNames = {"auto", "constant"};
 constexpr std::array kTileImageOrderingNames = {"auto", "draw_splitting", "interlock"};
 
@@ -49,8 +50,8 @@ void VKAPI_PTR collect_problem(const char* setting, const char* message) {
 void report_unknown_settings(VkuLayerSettingSet set, const VkInstanceCreateInfo* create_info,
                              std::vector<std::string>& problems) {
     static constexpr const char* kKnown[] = {"force_emulation", "log_level", "validate_output", "dump_dir",
-                                             "cache_dir", "uniform_loads", "matrix_layout", "distributed_a", "matrix_units", "tile_image_indexing",
-                                             "tile_image_ordering"};
+                                             "cache_dir", "uniform_loads", "matrix_layout", "distributed_a", "matrix_units", "tensor_loops",
+                                             "tile_image_indexing", "tile_image_ordering"};
     const VkLayerSettingsCreateInfoEXT* first = vkuFindLayerSettingsCreateInfo(create_info);
     std::vector<const char*> unknown;
     vkuGetUnknownSettings(set, static_cast<uint32_t>(std::size(kKnown)), const_cast<const char**>(kKnown), first,
@@ -75,6 +76,8 @@ const char* to_string(DistributedA exchange) { return kDistributedANames[static_
 
 const char* to_string(MatrixUnits units) { return kMatrixUnitsNames[static_cast<size_t>(units)]; }
 
+const char* to_string(TensorLoops loops) { return kTensorLoopsNames[static_cast<size_t>(loops)]; }
+
 const char* to_string(TileImageIndexing indexing) { return kTileImageIndexingNames[static_cast<size_t>(indexing)]; }
 
 const char* to_string(TileImageOrdering ordering) { return kTileImageOrderingNames[static_cast<size_t>(ordering)]; }
@@ -98,6 +101,7 @@ Settings read_settings(const VkInstanceCreateInfo* create_info, std::vector<std:
     read_choice(set, "matrix_layout", kMatrixLayoutNames, settings.matrix_layout, problems);
     read_choice(set, "distributed_a", kDistributedANames, settings.distributed_a, problems);
     read_choice(set, "matrix_units", kMatrixUnitsNames, settings.matrix_units, problems);
+    read_choice(set, "tensor_loops", kTensorLoopsNames, settings.tensor_loops, problems);
     read_choice(set, "tile_image_indexing", kTileImageIndexingNames, settings.tile_image_indexing, problems);
     read_choice(set, "tile_image_ordering", kTileImageOrderingNames, settings.tile_image_ordering, problems);
     report_unknown_settings(set, create_info, problems);

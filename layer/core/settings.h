@@ -27,6 +27,11 @@ enum class MatrixLayout { Auto = 0, Replicated = 1, Distributed = 2 };
 // shared memory on AMD's GPUs and Turnip, by shuffles elsewhere), or as chosen.
 enum class DistributedA { Auto = 0, Shuffles = 1, SharedMemory = 2 };
 
+// How tensor loads and stores of more components an invocation than Mesa's drivers unroll iterate
+// (lowering::Target::chunked_element_loops): in chunks the driver unrolls where that keeps them out of
+// local memory (NVK), or as chosen.
+enum class TensorLoops { Auto = 0, Chunked = 1, PerElement = 2 };
+
 // How lowered tile-image reads index the layer's input-attachment array (lowering::TileImageTarget::
 // dynamic_indexing): at run time where the device can, or with constants only, as on devices without
 // shaderInputAttachmentArrayDynamicIndexing.
@@ -55,6 +60,7 @@ struct Settings {
     MatrixLayout matrix_layout = MatrixLayout::Auto;
     DistributedA distributed_a = DistributedA::Auto;
     MatrixUnits matrix_units = MatrixUnits::Auto;
+    TensorLoops tensor_loops = TensorLoops::Auto;
     TileImageIndexing tile_image_indexing = TileImageIndexing::Auto;
     TileImageOrdering tile_image_ordering = TileImageOrdering::Auto;
 
@@ -70,6 +76,7 @@ const char* to_string(UniformLoads loads);
 const char* to_string(MatrixLayout layout);
 const char* to_string(DistributedA exchange);
 const char* to_string(MatrixUnits units);
+const char* to_string(TensorLoops loops);
 const char* to_string(TileImageIndexing indexing);
 const char* to_string(TileImageOrdering ordering);
 

@@ -82,6 +82,7 @@ LoweringKey lowering_key(const ContentHash& module, std::string_view entry_point
                            target.scalar_uniform_loads ? 1u : 0u, target.unflattened_selections ? 1u : 0u, target.subgroup_shuffles ? 1u : 0u,
                            target.distributed_matrices ? 1u : 0u, target.distributed_a_from_shared_memory ? 1u : 0u,
                            target.split_b_rows ? 1u : 0u, static_cast<uint32_t>(target.long_narrow_loads),
+                           target.chunked_element_loops ? 1u : 0u,
                            target.shader_int16 ? 1u : 0u, target.unroll_up_to,
                            target.tile_image.descriptor_set, target.tile_image.depth_binding, target.tile_image.samples,
                            target.tile_image.color_locations, target.tile_image.dynamic_indexing ? 1u : 0u,

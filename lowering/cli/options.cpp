@@ -262,6 +262,8 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::str
                 error = std::format("--long-narrow-loads expects elements, words or rolled-words, not '{}'", *narrow);
                 return std::nullopt;
             }
+        } else if (arg == "--chunked-element-loops") {
+            options.target.chunked_element_loops = true;
         } else if (arg == "--shader-int16") {
             options.target.shader_int16 = true;
         } else if (arg == "--multiply-on-native") {
@@ -355,6 +357,10 @@ Options:
                         How tensor loads of more than 32 narrow components an invocation iterate:
                         an element at a time (the layer's choice on lavapipe 25), a 32-bit word at
                         a time (the default), or a word at a time in a loop kept rolled (NVK).
+  --chunked-element-loops
+                        Other tensor loads and stores of more than 32 components an invocation, or
+                        of 8- or 16-bit ones, take several an iteration (at least a 32-bit word's
+                        worth), in a loop of at most 32 that the driver unrolls (NVK).
   --subgroup-shuffles yes|no
                         Whether compute shaders have the subgroup shuffle and ballot operations
                         (default: yes for lavapipe, no for the vulkan* targets; a GPU has them). With

@@ -176,15 +176,20 @@ TEST(TensorAddressingPass, ComponentsWiderThanAReadOnlyByteArrayAreReadWhole) {
     }
 }
 
-// A tensor load of a 16x16 matrix of `component` (f16 or f32) from a buffer of them, lowered for a
-// subgroup of `subgroup_size`: its loops, how many of them ask to stay rolled (DontUnroll), and
-// whether it declares f16 pairs (the words of a load that takes them two at a time).
+// A tensor load of a 16x16 matrix of `component` (f16 or f32) from a buffer of them, and with
+// `store` its store back, lowered for a subgroup of `subgroup_size`: its loops, how many of them ask
+// to stay rolled (DontUnroll), whether it declares f16 pairs (the words of a load that takes them two
+// at a time), and how many variables hold arrays of 2-component chunks (a word or a chunk an iteration)
+// and of how many.
 struct LoopsLowered {
     size_t loops;
     size_t rolled;
     bool pairs;
+    size_t chunk_arrays;
+    uint32_t chunks;
 };
-LoopsLowered load_loops(std::string_view component, uint32_t subgroup_size, LongNarrowLoads long_narrow_loads) {
+LoopsLowered load_loops(std::string_view component, uint32_t subgroup_size, LongNarrowLoads long_narrow_loads, bool chunked = false,
+                        bool store = false) {
     std::string text = load_16x16("%float_pointer");
     if (component == "%half") {
         text = replaced(text, "OpCapability Shader\n", "OpCapability Shader\nOpCapability Float16\nOpCapability StorageBuffer16BitAccess\n");
@@ -194,22 +199,28 @@ LoopsLowered load_loops(std::string_view component, uint32_t subgroup_size, Long
         text = replaced(text, "%float_pointer = OpTypePointer StorageBuffer %float", "%float_pointer = OpTypePointer StorageBuffer %half");
         text = replaced(text, "OpDecorate %floats ArrayStride 4", "OpDecorate %floats ArrayStride 2");
     }
+    if (store) text = replaced(text, "%undef %sized None None\n", "%undef %sized None None\nOpCooperativeMatrixStoreTensorNV %first %loaded %sized None None\n");
     Target target = emulating_coopmat(subgroup_size);
     target.long_narrow_loads = long_narrow_loads;
+    target.chunked_element_loops = chunked;
     const Result result = lower(assemble(text), target, {});
     EXPECT_TRUE(result.ok) << messages(result);
     EXPECT_EQ(validate(result.words, kVulkan13), "");
     const SpirvFacts facts = read_facts(result.words);
-    LoopsLowered counts{0, 0, false};
+    LoopsLowered counts{0, 0, false, 0, 0};
     for (const CodeInstruction& instruction : facts.code) {
         if ((instruction.words[0] & 0xFFFF) != spv::OpLoopMerge) continue;
         ++counts.loops;
         if (instruction.words[3] & spv::LoopControlDontUnrollMask) ++counts.rolled;
     }
+    const auto pair = [&](uint32_t id) { return facts.opcode_of(id) == spv::OpTypeVector && facts.definitions.at(id)[3] == 2; };
     for (const auto& [id, words] : facts.definitions) {
-        if ((words[0] & 0xFFFF) != spv::OpTypeVector || words[3] != 2) continue;
-        const Words& component_type = facts.definitions.at(words[2]);
-        if ((component_type[0] & 0xFFFF) == spv::OpTypeFloat && component_type[2] == 16) counts.pairs = true;
+        if (pair(id) && facts.opcode_of(words[2]) == spv::OpTypeFloat && facts.definitions.at(words[2])[2] == 16) counts.pairs = true;
+        if ((words[0] & 0xFFFF) != spv::OpVariable) continue;
+        const Words& pointee = facts.definitions.at(facts.definitions.at(words[1])[3]);
+        if ((pointee[0] & 0xFFFF) != spv::OpTypeArray || !pair(pointee[2])) continue;
+        ++counts.chunk_arrays;
+        counts.chunks = facts.constant(pointee[3]).value_or(0);
     }
     return counts;
 }
@@ -227,6 +238,7 @@ TEST(TensorAddressingPass, NarrowComponentsOfALongLoadAreReadAWordAnIteration) {
     EXPECT_EQ(rolled.rolled, 1u);
     EXPECT_TRUE(words.pairs);
     EXPECT_EQ(words.rolled, 0u);
+    EXPECT_EQ(words.chunks, 32u);
     EXPECT_FALSE(elements.pairs);
     EXPECT_EQ(elements.rolled, 0u);
     EXPECT_EQ(rolled.loops, words.loops);
@@ -234,8 +246,40 @@ TEST(TensorAddressingPass, NarrowComponentsOfALongLoadAreReadAWordAnIteration) {
     for (const LoopsLowered& plain : {load_loops("%half", 8, LongNarrowLoads::RolledWords), load_loops("%float", 4, LongNarrowLoads::RolledWords)}) {
         EXPECT_FALSE(plain.pairs);
         EXPECT_EQ(plain.rolled, 0u);
+        EXPECT_EQ(plain.chunk_arrays, 0u);
         EXPECT_GT(plain.loops, 0u);
     }
+}
+
+// Where the target asks (Target::chunked_element_loops: NVK), a tensor load or store of more
+// components an invocation than Mesa's drivers unroll (64 f32 at a subgroup of 4) takes two an
+// iteration through an array of 32 pairs that the loop indexes by its counter (NIR unrolls such a
+// loop whatever its size), neither asking to stay rolled; 32 f32 (a subgroup of 8) are taken one by
+// one, 32 f16 a pair an iteration. A long f16 load still takes words, kept rolled with RolledWords,
+// and its store chunks. What the chunks hold runs on lavapipe
+// (vulkan.plain@subgroup4@distributed@chunked_tensor_loops.*).
+TEST(TensorAddressingPass, LongLoadsAndStoresTakeChunksWhereTheTargetAsks) {
+    const LoopsLowered load = load_loops("%float", 4, LongNarrowLoads::Words, true),
+                       both = load_loops("%float", 4, LongNarrowLoads::Words, true, true),
+                       unchunked = load_loops("%float", 4, LongNarrowLoads::Words, false, true),
+                       short_loops = load_loops("%float", 8, LongNarrowLoads::Words, true, true),
+                       narrow = load_loops("%half", 4, LongNarrowLoads::RolledWords, true, true);
+    EXPECT_EQ(load.chunk_arrays, 1u);
+    EXPECT_EQ(load.chunks, 32u);
+    EXPECT_EQ(load.rolled, 0u);
+    EXPECT_EQ(both.chunk_arrays, 2u);
+    EXPECT_EQ(both.chunks, 32u);
+    EXPECT_EQ(both.rolled, 0u);
+    EXPECT_EQ(unchunked.chunk_arrays, 0u);
+    EXPECT_EQ(unchunked.loops, both.loops);
+    EXPECT_EQ(short_loops.chunk_arrays, 0u);
+    EXPECT_EQ(narrow.chunk_arrays, 2u);
+    EXPECT_EQ(narrow.rolled, 1u);
+    EXPECT_TRUE(narrow.pairs);
+    const LoopsLowered short_narrow = load_loops("%half", 8, LongNarrowLoads::RolledWords, true, true);
+    EXPECT_EQ(short_narrow.chunk_arrays, 2u);
+    EXPECT_EQ(short_narrow.chunks, 16u);
+    EXPECT_EQ(short_narrow.rolled, 0u);
 }
 
 struct BadInput {

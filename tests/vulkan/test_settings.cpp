@@ -36,6 +36,7 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
     const char* distributed = "distributed";
     const char* shared_memory = "shared_memory";
     const char* native = "native";
+    const char* chunked = "chunked";
     const char* constant = "constant";
     const char* draw_splitting = "draw_splitting";
     const VkLayerSettingEXT settings[] = {string_setting("log_level", &debug),
@@ -44,12 +45,13 @@ TEST(Settings, FromLayerSettingsCreateInfo) {
                                           string_setting("matrix_layout", &distributed),
                                           string_setting("distributed_a", &shared_memory),
                                           string_setting("matrix_units", &native),
+                                          string_setting("tensor_loops", &chunked),
                                           string_setting("tile_image_indexing", &constant),
                                           string_setting("tile_image_ordering", &draw_splitting)};
     create_with_settings(messages, settings);
     EXPECT_EQ(messages.count("vkpolyfill-instance", "log_level=debug validate_output=false"), 1u) << messages.dump();
     EXPECT_EQ(messages.count("vkpolyfill-instance", "uniform_loads=per_invocation matrix_layout=distributed "
-                                                    "distributed_a=shared_memory matrix_units=native "
+                                                    "distributed_a=shared_memory matrix_units=native tensor_loops=chunked "
                                                     "tile_image_indexing=constant "
                                                     "tile_image_ordering=draw_splitting"),
               1u)

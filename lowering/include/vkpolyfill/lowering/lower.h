@@ -146,6 +146,14 @@ struct Target {
     // element_loop.h). 0 makes every such repetition a loop.
     uint32_t unroll_up_to = 512;
     LongNarrowLoads long_narrow_loads = LongNarrowLoads::Words;
+    // Tensor loads and stores of more components an invocation than Mesa's drivers unroll (32), and
+    // any of narrow components, other than those taken by words (long_narrow_loads), take several
+    // components an iteration through an array of chunks the loop indexes by its counter, so that the
+    // driver unrolls the loop and the components stay in registers. NAK kept the rolled loops' arrays
+    // in local memory: llama.cpp's flash attention at head 128 loads Q (64 f32 an invocation) and,
+    // with split k, stores O so; its q4_0 GEMM its 16 decoded f16 (passes/cooperative_matrix/
+    // tensor_memory.cpp).
+    bool chunked_element_loops = false;
     // Capabilities the driver implements itself: a pass may lower onto them (coopmat2 onto native KHR
     // coopmat); a module's use of them is left alone.
     EmulatedSet native = 0;

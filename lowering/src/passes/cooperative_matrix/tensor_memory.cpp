@@ -1,5 +1,6 @@
 #include "passes/cooperative_matrix/tensor_memory.h"
 
+#include <algorithm>
 #include <format>
 #include <optional>
 #include <spirv/unified1/spirv.hpp>
@@ -248,9 +249,9 @@ class TensorAccessFunction {
 
         const uint32_t u = state_.uint_type();
         const uint32_t coordinates = state_.types().get_type_array(u, state_.uint_constant(layout_->dimensions));
-        element_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, u));
-        block_coordinates_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
-        coordinates_in_block_ = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, coordinates));
+        element_ = variable(function, u);
+        block_coordinates_ = variable(function, coordinates);
+        coordinates_in_block_ = variable(function, coordinates);
         if (decode_vector_) start_groups(function, coordinates);
 
         const uint32_t writer = is_store_ ? place.sole_writer(function.body()) : 0;
@@ -260,7 +261,7 @@ class TensorAccessFunction {
         // written in the loop, so that Object (glslang's: the variable's value before the load, in a
         // loop the previous iteration's) does not stay live: in llama.cpp's flash attention it kept
         // each step's K and V matrices alive into the next.
-        const uint32_t components = function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->lowered));
+        const uint32_t components = variable(function, matrix_->lowered);
         if (is_store_ || clips()) function.body().add(spv::OpStore, 0, {components, object});
         const uint32_t clamp_value = !is_store_ && layout_->clamp_mode == spv::TensorClampModeConstant
                                          ? component_from_bits(state_, function.body(),
@@ -270,58 +271,91 @@ class TensorAccessFunction {
         const uint32_t nonempty = reads_without_branches() ? begin_nonempty_layout(function, layout, components, clamp_value) : 0;
         // A loop over the elements: the addressing (and a decode function) is compiled once an
         // iteration, not once per element. On the direct path alone the loop is a few instructions an
-        // element, which the drivers may unroll. A loop too long for that, of a load of narrow
-        // components, may take a 32-bit word's worth an iteration and write it whole to an array of
-        // words (Target::long_narrow_loads).
+        // element, which the drivers may unroll. A loop too long for that may take several elements an
+        // iteration, through an array of chunks the loop indexes by its counter and as long as its
+        // trip count, which NIR then unrolls whatever the loop's size (nir_loop_analyze's array
+        // heuristic): a 32-bit word's worth of a load of narrow components (Target::long_narrow_loads),
+        // elsewhere as many as leave at most the iterations the drivers unroll
+        // (Target::chunked_element_loops).
         const uint32_t per_iteration = elements_per_iteration();
-        const uint32_t word_type = per_iteration > 1 ? state_.types().get_type_vector(matrix_->component.type, per_iteration) : 0;
-        const auto variable = [&](uint32_t type) { return function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, type)); };
-        const uint32_t word = word_type ? variable(word_type) : 0;
-        const uint32_t words = word_type ? variable(state_.types().get_type_array(word_type, state_.uint_constant(matrix_->length / per_iteration))) : 0;
-        const bool rolled = word && state_.context.target.long_narrow_loads == LongNarrowLoads::RolledWords;
-        const uint32_t iteration = function.begin_loop(state_.uint_constant(matrix_->length / per_iteration),
-                                                       rolled ? spv::LoopControlDontUnrollMask : spv::LoopControlMaskNone);
+        const uint32_t iterations = matrix_->length / per_iteration;
+        const uint32_t chunk_type = per_iteration > 1 ? state_.types().get_type_vector(matrix_->component.type, per_iteration) : 0;
+        const uint32_t chunks_type = chunk_type ? state_.types().get_type_array(chunk_type, state_.uint_constant(iterations)) : 0;
+        const uint32_t chunk = chunk_type ? variable(function, chunk_type) : 0;
+        const uint32_t chunks = chunk_type ? variable(function, chunks_type) : 0;
+        const bool reads_components = is_store_ || clips();
+        if (chunks && reads_components) {
+            ir::Builder& b = function.body();
+            b.add(spv::OpStore, 0, {chunks, to_chunks(b, b.add(spv::OpLoad, matrix_->lowered, {components}), chunk_type, chunks_type, per_iteration)});
+        }
+        const bool rolled = by_words() && state_.context.target.long_narrow_loads == LongNarrowLoads::RolledWords;
+        const uint32_t iteration = function.begin_loop(state_.uint_constant(iterations), rolled ? spv::LoopControlDontUnrollMask : spv::LoopControlMaskNone);
+        const uint32_t this_chunk =
+            chunk ? function.body().add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, chunk_type), {chunks, iteration}) : 0;
+        if (chunk && reads_components) function.body().add(spv::OpStore, 0, {chunk, function.body().add(spv::OpLoad, chunk_type, {this_chunk})});
         const uint32_t component_pointer = state_.types().get_type_pointer(spv::StorageClassFunction, matrix_->component.type);
         for (uint32_t k = 0; k < per_iteration; ++k) {
             ir::Builder& b = function.body();
-            const uint32_t e = word ? b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {iteration, state_.uint_constant(per_iteration)}), state_.uint_constant(k)})
-                                    : iteration;
-            const uint32_t slot = b.add(spv::OpAccessChain, component_pointer, {word ? word : components, word ? state_.uint_constant(k) : e});
+            const uint32_t e = chunk ? b.add(spv::OpIAdd, u, {b.add(spv::OpIMul, u, {iteration, state_.uint_constant(per_iteration)}), state_.uint_constant(k)})
+                                     : iteration;
+            const uint32_t slot = b.add(spv::OpAccessChain, component_pointer, {chunk ? chunk : components, chunk ? state_.uint_constant(k) : e});
             access_element(function, place, bound, layout, view, e, slot, clamp_value, nonempty);
         }
-        if (word) {
-            ir::Builder& b = function.body();
-            b.add(spv::OpStore, 0, {b.add(spv::OpAccessChain, state_.types().get_type_pointer(spv::StorageClassFunction, word_type), {words, iteration}),
-                                    b.add(spv::OpLoad, word_type, {word})});
-        }
+        if (chunk && !is_store_) function.body().add(spv::OpStore, 0, {this_chunk, function.body().add(spv::OpLoad, chunk_type, {chunk})});
         function.end_loop();
-        if (word) store_words(function.body(), words, word_type, per_iteration, components);
+        if (chunks && !is_store_) {
+            ir::Builder& b = function.body();
+            b.add(spv::OpStore, 0, {components, from_chunks(b, b.add(spv::OpLoad, chunks_type, {chunks}), per_iteration)});
+        }
         if (nonempty) function.end_if();
         if (writer) function.end_if();
         const uint32_t result = is_store_ ? 0 : function.body().add(spv::OpLoad, matrix_->lowered, {components});
         function.finish(result);
     }
 
-    // The components of the words the element loop wrote, in order.
-    void store_words(ir::Builder& b, uint32_t words, uint32_t word_type, uint32_t per_word, uint32_t components) {
-        const uint32_t count = matrix_->length / per_word;
-        const uint32_t all = b.add(spv::OpLoad, state_.types().get_type_array(word_type, state_.uint_constant(count)), {words});
-        std::vector<uint32_t> values;
-        for (uint32_t w = 0; w < count; ++w) {
-            const uint32_t value = b.add(spv::OpCompositeExtract, word_type, {all, w});
-            for (uint32_t k = 0; k < per_word; ++k) values.push_back(b.add(spv::OpCompositeExtract, matrix_->component.type, {value, k}));
-        }
-        b.add(spv::OpStore, 0, {components, b.add(spv::OpCompositeConstruct, matrix_->lowered, values)});
+    // A new Function-storage variable of `type` in `function`.
+    uint32_t variable(ir::FunctionBuilder& function, uint32_t type) {
+        return function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, type));
     }
 
-    // Elements an iteration of the element loop: a 32-bit word's for a load of narrow components
+    // A matrix's components (`components`, a value) as an array of chunks of `per_chunk`.
+    uint32_t to_chunks(ir::Builder& b, uint32_t components, uint32_t chunk_type, uint32_t chunks_type, uint32_t per_chunk) {
+        std::vector<uint32_t> chunks;
+        for (uint32_t first = 0; first < matrix_->length; first += per_chunk) {
+            std::vector<uint32_t> values;
+            for (uint32_t e = first; e < first + per_chunk; ++e) values.push_back(b.add(spv::OpCompositeExtract, matrix_->component.type, {components, e}));
+            chunks.push_back(b.add(spv::OpCompositeConstruct, chunk_type, values));
+        }
+        return b.add(spv::OpCompositeConstruct, chunks_type, chunks);
+    }
+
+    // The components of an array of chunks of `per_chunk` (a value), in order, as the matrix's.
+    uint32_t from_chunks(ir::Builder& b, uint32_t chunks, uint32_t per_chunk) {
+        std::vector<uint32_t> values;
+        for (uint32_t e = 0; e < matrix_->length; ++e) values.push_back(b.add(spv::OpCompositeExtract, matrix_->component.type, {chunks, e / per_chunk, e % per_chunk}));
+        return b.add(spv::OpCompositeConstruct, matrix_->lowered, values);
+    }
+
+    // Whether the element loop takes a 32-bit word's worth of narrow components an iteration: a load
     // in a loop the drivers keep rolled, where every element is written (not clipped), unless the
     // target takes them one by one.
+    bool by_words() const {
+        const uint32_t width = matrix_->component.width;
+        return width < 32 && matrix_->length > kUnrolledElements && matrix_->length % (32 / width) == 0 && !is_store_ && !clips() &&
+               state_.context.target.long_narrow_loads != LongNarrowLoads::Elements;
+    }
+
+    // Elements an iteration of the element loop: a word's (by_words), else, where the target asks,
+    // the fewest that leave at most the iterations the drivers unroll and, of narrow components, at
+    // least a word's worth (the lowered matrix holds them in pairs: an element an iteration would
+    // index the pairs' halves, and NIR's array heuristic would not apply).
     uint32_t elements_per_iteration() const {
-        const uint32_t word = matrix_->component.width < 32 ? 32 / matrix_->component.width : 1;
-        const bool rolled = matrix_->length > kUnrolledElements && matrix_->length % word == 0;
-        const bool by_words = state_.context.target.long_narrow_loads != LongNarrowLoads::Elements;
-        return by_words && !is_store_ && !clips() && rolled ? word : 1;
+        const uint32_t width = matrix_->component.width;
+        if (by_words()) return 32 / width;
+        if (!state_.context.target.chunked_element_loops) return 1;
+        uint32_t chunk = std::max(width < 32 ? 32 / width : 1, (matrix_->length + kUnrolledElements - 1) / kUnrolledElements);
+        while (matrix_->length % chunk != 0) ++chunk;
+        return chunk <= 4 ? chunk : 1;  // a chunk is a vector
     }
 
     // Element `e`'s access into `slot`: addressed by the helper, then read without a branch or
@@ -406,11 +440,10 @@ class TensorAccessFunction {
     // coordinate starts at 1, which no group has (theirs are multiples of V), so the first element
     // misses; the rest start defined too, since the first comparison reads them.
     void start_groups(ir::FunctionBuilder& function, uint32_t coordinates) {
-        const auto variable = [&](uint32_t type) { return function.add_variable(state_.types().get_type_pointer(spv::StorageClassFunction, type)); };
-        group_index_ = variable(state_.uint_type());
-        group_blocks_ = variable(coordinates);
-        group_within_ = variable(coordinates);
-        group_values_ = variable(decode_vector_->result_type());
+        group_index_ = variable(function, state_.uint_type());
+        group_blocks_ = variable(function, coordinates);
+        group_within_ = variable(function, coordinates);
+        group_values_ = variable(function, decode_vector_->result_type());
         std::vector<uint32_t> impossible(layout_->dimensions, state_.uint_constant(0));
         ir::Builder& b = function.body();
         b.add(spv::OpStore, 0, {group_index_, state_.uint_constant(0)});
